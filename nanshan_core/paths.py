@@ -1,0 +1,78 @@
+"""Where things live: resources, the corpus pack, a CBETA tree, user data.
+
+One place answers these so the CLI, the GUI and the frozen bundle agree.  A
+frozen (PyInstaller) app looks inside its bundle first; a source checkout
+uses the project root.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import platformdirs
+
+APP_NAME = "nanshan-wenlu"
+APP_AUTHOR = "nanshan"
+
+
+def project_root() -> Path:
+    """The source checkout, or the unpacked bundle when frozen."""
+    if getattr(sys, "frozen", False):
+        return Path(getattr(sys, "_MEIPASS", Path(sys.executable).parent))
+    return Path(__file__).resolve().parent.parent
+
+
+def resource_path(*parts: str) -> Path:
+    return project_root().joinpath("resources", *parts)
+
+
+def user_data_dir() -> Path:
+    return Path(os.environ.get("NANSHAN_DATA_DIR") or platformdirs.user_data_dir(APP_NAME, APP_AUTHOR))
+
+
+def user_config_dir() -> Path:
+    return Path(os.environ.get("NANSHAN_CONFIG_DIR") or platformdirs.user_config_dir(APP_NAME, APP_AUTHOR))
+
+
+def bundled_pack_dir() -> Path:
+    return project_root() / "corpus_pack"
+
+
+def user_pack_dir() -> Path:
+    return user_data_dir() / "corpus_pack"
+
+
+def default_pack_dir(explicit: str | os.PathLike | None = None) -> Path:
+    """--pack, else NANSHAN_PACK, else the bundled/built pack, else the one in user data."""
+    if explicit:
+        return Path(explicit)
+    env = os.environ.get("NANSHAN_PACK")
+    if env:
+        return Path(env)
+    bundled = bundled_pack_dir()
+    if (bundled / "manifest.json").exists():
+        return bundled
+    user = user_pack_dir()
+    if (user / "manifest.json").exists():
+        return user
+    return bundled
+
+
+def cbeta_candidates() -> list[Path]:
+    """CBETA trees to try, in order: NANSHAN_CBETA_DIR, then ../shared/cbeta beside the project."""
+    out = []
+    env = os.environ.get("NANSHAN_CBETA_DIR")
+    if env:
+        out.append(Path(env))
+    out.append(project_root().parent / "shared" / "cbeta")
+    return out
+
+
+def find_cbeta(explicit: str | os.PathLike | None = None) -> Path | None:
+    if explicit:
+        return Path(explicit)
+    for cand in cbeta_candidates():
+        if (cand / "T").is_dir() or (cand / "X").is_dir():
+            return cand
+    return None

@@ -1,0 +1,107 @@
+"""The works of the corpus, their layers, and where their files are.
+
+The default corpus and each work's layer are data (resources/works.json), not
+code: adding a work to a wider pack means adding a line there.  This module
+finds a work's files in either CBETA layout and checks that none is missing.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import CorpusError
+from .paths import resource_path
+from .tei import LayerRules
+
+LAYERS = ("vinaya", "daoxuan", "yuanzhao")
+LAYER_NAMES = {"vinaya": "律本", "daoxuan": "道宣", "yuanzhao": "元照", "other": "其他"}
+WORK_RE = re.compile(r"^([TX])(\d{3,4}[A-Za-z]?)$")
+
+
+@dataclass(frozen=True)
+class WorkInfo:
+    id: str                 # T1428
+    short: str              # 四分律
+    layer: str              # vinaya / daoxuan / yuanzhao / combined
+    group: str              # 四律 / 五論 / 道宣 / 元照 / 合編
+    front_matter: dict = field(default_factory=dict, hash=False, compare=False)
+
+    @property
+    def canon(self) -> str:
+        return self.id[0]
+
+    @property
+    def number(self) -> str:
+        return self.id[1:]
+
+    def rules(self) -> LayerRules:
+        return LayerRules(self.layer, dict(self.front_matter))
+
+
+@functools.lru_cache(maxsize=1)
+def catalog() -> dict[str, WorkInfo]:
+    data = json.loads(resource_path("works.json").read_text(encoding="utf-8"))
+    return {w["id"]: WorkInfo(w["id"], w["short"], w["layer"], w["group"], w.get("front_matter", {}))
+            for w in data["works"]}
+
+
+def default_works() -> list[str]:
+    return list(catalog())
+
+
+def work_info(work_id: str) -> WorkInfo:
+    """Catalogued works keep their layer; an uncatalogued one (wider packs) is 'other'."""
+    norm = normalise_work_id(work_id)
+    return catalog().get(norm) or WorkInfo(norm, norm, "other", "其他")
+
+
+def normalise_work_id(text: str) -> str:
+    """'T1428', 't1428', 'X714' -> 'T1428', 'X0714'."""
+    m = WORK_RE.match(text.strip().upper() if text else "")
+    if not m:
+        raise CorpusError(f"经号格式不对：「{text}」，应如 T1428 或 X0714")
+    digits = re.match(r"\d+", m[2]).group(0)
+    return f"{m[1]}{int(digits):04d}{m[2][len(digits):].lower()}"
+
+
+@dataclass
+class WorkFiles:
+    work: str
+    files: list[Path]       # in reading order (volume, then fascicle)
+    layout: str             # 'fascicle' (one file per 卷) or 'work' (one file per work)
+
+
+def _sort_key(p: Path):
+    m = re.match(r"[A-Z]+(\d+)n\w+?(?:_(\d+))?$", p.stem)
+    return (int(m[1]), int(m[2] or 0)) if m else (0, 0)
+
+
+def find_work_files(cbeta: Path, work_id: str) -> WorkFiles:
+    """Locate a work's XML in a CBETA tree (2014 one-file-per-fascicle or current one-file-per-work)."""
+    canon, num = work_id[0], work_id[1:]
+    base = cbeta / canon
+    if not base.is_dir():
+        raise CorpusError(f"CBETA 目录 {cbeta} 下没有 {canon}/ 子目录，找不到 {work_id}")
+    per_fasc = sorted(base.glob(f"{canon}*/{canon}*n{num}_*.xml"), key=_sort_key)
+    per_fasc = [p for p in per_fasc if re.fullmatch(rf"{canon}\d+n{num}_\d+", p.stem)]
+    if per_fasc:
+        return WorkFiles(work_id, per_fasc, "fascicle")
+    whole = sorted(base.glob(f"{canon}*/{canon}*n{num}.xml"), key=_sort_key)
+    if whole:
+        return WorkFiles(work_id, whole, "work")
+    raise CorpusError(f"在 {cbeta} 中找不到 {work_id} 的 XML 文件（应如 {canon}??/{canon}??n{num}_001.xml）")
+
+
+def check_fascicles_complete(work_id: str, juans: list[int], extent: int | None, files: list[Path]) -> None:
+    """Every fascicle 1..extent must be present (the header's <extent> says how many)."""
+    have = sorted(set(juans))
+    if extent:
+        missing = [j for j in range(1, extent + 1) if j not in have]
+    else:
+        missing = [j for j in range(have[0], have[-1] + 1) if j not in have] if have else []
+    if missing:
+        shown = "、".join(f"卷{j}" for j in missing[:8])
+        raise CorpusError(f"{work_id} 缺少 {len(missing)} 卷：{shown}（在 {files[0].parent} 中找到 {len(have)} 卷）")
