@@ -25,8 +25,9 @@ from . import __version__, index as nindex
 from .errors import BuildCancelled, CorpusError
 from .normalize import Normalizer
 from .tei import Fascicle, Header, read_file
-from .text import chunk_spans, cjk_count
-from .works import check_fascicles_complete, default_works, find_work_files, normalise_work_id, work_info
+from .text import PASSAGE_TARGET, chunk_spans, cjk_count
+from .links import LinkPassage, build_links
+from .works import check_fascicles_complete, default_works, explains, find_work_files, normalise_work_id, work_info
 
 # progress(stage, done, total, message); raise BuildCancelled inside to stop.
 Progress = Callable[[str, int, int, str], None]
@@ -44,12 +45,15 @@ CREATE TABLE lines(id INTEGER PRIMARY KEY, fascicle INTEGER, coord TEXT UNIQUE, 
                    text TEXT, notes TEXT);
 CREATE TABLE records(id INTEGER PRIMARY KEY, fascicle INTEGER, para_id TEXT UNIQUE, kind TEXT,
                      layer TEXT, text TEXT, lines TEXT, notes TEXT);
-CREATE TABLE chunks(id INTEGER PRIMARY KEY, record INTEGER, start INTEGER, "end" INTEGER);
+CREATE TABLE passages(id INTEGER PRIMARY KEY, fascicle INTEGER, layer TEXT, segments TEXT);
 CREATE TABLE gaiji(char TEXT PRIMARY KEY, cb TEXT, unicode TEXT, normal TEXT, composition TEXT);
 CREATE TABLE charmap(src TEXT PRIMARY KEY, dst TEXT);
 CREATE INDEX lines_fasc ON lines(fascicle);
 CREATE INDEX records_fasc ON records(fascicle);
-CREATE INDEX chunks_record ON chunks(record);
+CREATE TABLE links(src INTEGER, dst INTEGER, weight REAL);
+CREATE INDEX links_src ON links(src);
+CREATE TABLE passage_of_record(record INTEGER, passage INTEGER, start INTEGER, "end" INTEGER);
+CREATE INDEX por_record ON passage_of_record(record);
 """
 
 # Records that are structure, not content: kept for reading, not offered as materials.
@@ -70,7 +74,7 @@ def _noop(stage, done, total, message):
 
 
 # What a pack is derived from besides CBETA: if any of these change, the pack is stale.
-_FINGERPRINT_SOURCES = ("tei.py", "build.py", "index.py", "normalize.py", "text.py", "works.py")
+_FINGERPRINT_SOURCES = ("tei.py", "build.py", "index.py", "normalize.py", "text.py", "works.py", "links.py")
 _FINGERPRINT_RESOURCES = ("works.json", "variants.tsv")
 
 
@@ -204,9 +208,9 @@ def _write(tmp: Path, cbeta: Path, data: list[WorkData], progress: Progress, tim
     db = sqlite3.connect(tmp / DB_NAME)
     db.executescript(SCHEMA_SQL)
     stats_works = []
-    line_id = rec_id = chunk_id = 0
+    line_id = rec_id = 0
     fasc_id = 0
-    chunk_rows = []  # (chunk_id, record row, start, end, work, layer, fascicle key, para_id, start coord)
+    passage_rows = []  # (segments [(record row, start, end)], work, layer, fascicle key, fascicle row, para_id, start coord, text)
     total_fasc = sum(len(wd.fascicles) for wd in data)
     done = 0
     for wd in data:
@@ -233,6 +237,7 @@ def _write(tmp: Path, cbeta: Path, data: list[WorkData], progress: Progress, tim
                             json.dumps(line.notes) if line.notes else None))
             db.execute("INSERT INTO fascicles VALUES(?,?,?,?,?,?,?,?)",
                        (fasc_id, fasc.key, wd.id, fasc.vol, fasc.juan, fasc.source, first, line_id))
+            first_rec = rec_id + 1
             for rec in fasc.records:
                 rec_id += 1
                 table = [[off, line_ids[li]] for off, li in rec.lines]
@@ -244,16 +249,22 @@ def _write(tmp: Path, cbeta: Path, data: list[WorkData], progress: Progress, tim
                 cjk = cjk_count(rec.text)
                 w_stats["cjk_chars"] += cjk
                 w_stats["layers"][rec.layer] = w_stats["layers"].get(rec.layer, 0) + cjk
-                if rec.kind in UNSEARCHED_KINDS:
-                    continue
-                for a, b in chunk_spans(rec.text):
-                    chunk_id += 1
-                    li = rec.line_at(a)
-                    chunk_rows.append((chunk_id, rec_id, a, b, wd.id, rec.layer, fasc.key, rec.para_id,
-                                       fasc.lines[li].key, rec.text[a:b]))
+            for segs in passages_of(fasc.records):
+                rec0, a0, _ = segs[0]
+                passage_rows.append((
+                    [(first_rec + i, a, b) for i, a, b in segs], wd.id, fasc.records[rec0].layer, fasc.key,
+                    fasc_id, fasc.records[rec0].para_id, fasc.lines[fasc.records[rec0].line_at(a0)].key,
+                    "".join(fasc.records[i].text[a:b] for i, a, b in segs), fasc.juan))
             w_stats["lines"] += len(fasc.lines)
         stats_works.append(w_stats)
-    db.executemany('INSERT INTO chunks VALUES(?,?,?,?)', [r[:4] for r in chunk_rows])
+    db.executemany("INSERT INTO passages VALUES(?,?,?,?)",
+                   [(k, row[4], row[2], json.dumps(row[0])) for k, row in enumerate(passage_rows, 1)])
+    progress("store", total_fasc, total_fasc, "注释对应（資持記→行事鈔、記→疏）")
+    link_rows = build_links([LinkPassage(k, row[1], row[8], row[2], norm.fold(row[7]))
+                             for k, row in enumerate(passage_rows, 1)], explains())
+    db.executemany("INSERT INTO links VALUES(?,?,?)", link_rows)
+    db.executemany('INSERT INTO passage_of_record VALUES(?,?,?,?)',
+                   [(rid, k, a, b) for k, row in enumerate(passage_rows, 1) for rid, a, b in row[0]])
     db.executemany("INSERT INTO gaiji VALUES(?,?,?,?,?)", [(k, *v) for k, v in sorted(gaiji_all.items())])
     db.executemany("INSERT INTO charmap VALUES(?,?)", sorted(norm.map.items()))
     db.executemany("INSERT INTO meta VALUES(?,?)", [("schema", str(nindex.SCHEMA_VERSION)),
@@ -267,13 +278,13 @@ def _write(tmp: Path, cbeta: Path, data: list[WorkData], progress: Progress, tim
     ix = nindex.create(tmp / nindex.INDEX_DIR)
     w = nindex.writer(ix)
     try:
-        for k, row in enumerate(chunk_rows):
+        for k, row in enumerate(passage_rows, 1):
             if k % 2000 == 0:
-                progress("index", k, len(chunk_rows), "建立检索索引")
-            folded = norm.fold(row[9])
-            w.add_document(chunk=row[0], record=row[1], work=row[4], layer=row[5], fascicle=row[6],
-                           para_id=row[7], start=row[8], bi=folded, uni=folded)
-        progress("index", len(chunk_rows), len(chunk_rows), "提交索引")
+                progress("index", k, len(passage_rows), "建立检索索引")
+            folded = norm.fold(row[7])
+            w.add_document(passage=k, record=row[0][0][0], work=row[1], layer=row[2], fascicle=row[3],
+                           para_id=row[5], start=row[6], bi=folded, uni=folded)
+        progress("index", len(passage_rows), len(passage_rows), "提交索引")
         w.commit()
     except BaseException:
         w.cancel()
@@ -283,7 +294,8 @@ def _write(tmp: Path, cbeta: Path, data: list[WorkData], progress: Progress, tim
     totals = {k: sum(ws[k] for ws in stats_works)
               for k in ("fascicles", "paragraphs", "lines", "chars", "cjk_chars")}
     totals["works"] = len(stats_works)
-    totals["passages"] = len(chunk_rows)
+    totals["passages"] = len(passage_rows)
+    totals["links"] = len(link_rows)
     layers: dict[str, int] = {}
     for ws in stats_works:
         for k, v in ws["layers"].items():
@@ -302,6 +314,43 @@ def _write(tmp: Path, cbeta: Path, data: list[WorkData], progress: Progress, tim
         "layer_cjk_chars": layers,
         "build": {"timings": timings},
     }
+
+
+def passages_of(records) -> list[list[tuple[int, int, int]]]:
+    """Group a fascicle's records into passages of readable size: [(record index, start, end), ...].
+
+    Short consecutive records of one layer are read together (四分律 defines each
+    word of a rule in its own tiny paragraph, and a quotation may run across
+    them); a long record is cut at sentence ends into passages of its own.
+    """
+    out: list[list[tuple[int, int, int]]] = []
+    cur: list[tuple[int, int, int]] = []
+    size = 0
+    layer = None
+
+    def flush():
+        nonlocal cur, size
+        if cur:
+            out.append(cur)
+        cur, size = [], 0
+
+    for i, rec in enumerate(records):
+        if rec.kind in UNSEARCHED_KINDS:
+            flush()
+            continue
+        spans = chunk_spans(rec.text)
+        if len(spans) > 1:
+            flush()
+            out.extend([[(i, a, b)] for a, b in spans])
+            continue
+        n = len(rec.text)
+        if cur and (rec.layer != layer or size + n > PASSAGE_TARGET):
+            flush()
+        cur.append((i, 0, n))
+        size += n
+        layer = rec.layer
+    flush()
+    return out
 
 
 def _edition(data: list[WorkData]) -> str:

@@ -77,6 +77,113 @@ def cmd_line(args) -> int:
     return 0
 
 
+def _engine(args):
+    from .engine import Engine
+    from .pack import open_pack
+    return Engine(open_pack(getattr(args, "pack", None)))
+
+
+def format_result(res) -> str:
+    """The readable form of an answer: question, terms, the answer with coordinates, the materials."""
+    from .works import LAYER_NAMES
+    d = res.to_json()
+    out = [f"问题：{d['question']}", f"类别：{d['category']}"]
+    if d["refused"]:
+        out.append(d["refusal"])
+        return "\n".join(out)
+    src = {"glossary": "词表", "question": "问句", "offence": "罪名", "model": "模型", "user": "自定"}
+    out.append("检索用语：" + ("、".join(f"{t['text']}（{src.get(t['source'], t['source'])}）"
+                                    for t in d["term_sources"]) or "（无）"))
+    if res.selection.dropped:
+        out.append("过于常见而未用：" + "、".join(res.selection.dropped))
+    if d["clue_topics"]:
+        out.append("线索：" + "、".join(d["clue_topics"]))
+    out.append("")
+    coords = {}
+    for c in res.answer.citations:
+        coords[(c.material, c.quote)] = c
+    for line in d["answer"]["text"].splitlines():
+        out.append(line)
+    out.append("")
+    out.append("引文核验：")
+    for c in res.answer.citations:
+        where = c.coord or "无坐标"
+        level = {"line": "行级", "paragraph": "段级", "unverified": "此处出处未通过核验"}[c.level]
+        fix = f"（材料号已由 {c.corrected_from} 更正）" if c.corrected_from else ""
+        out.append(f"  材料{c.material} {where} [{level}]{fix} 「{c.quote[:30]}{'…' if len(c.quote) > 30 else ''}」")
+    out.append("")
+    out.append("材料：")
+    for m in res.materials:
+        mark = {"clue": "线索", "link": "注释对应", "search": "检索"}[m.source]
+        out.append(f"[{m.n}] {LAYER_NAMES[m.layer]}·《{m.title}》卷{m.juan} {m.start_coord}（{mark}）")
+        out.append("    " + m.text)
+    if d.get("notes"):
+        out.extend(d["notes"])
+    t = d["timing_ms"]
+    out.append("用时：" + " · ".join(f"{k} {v:.0f} ms" for k, v in t.items()))
+    return "\n".join(out)
+
+
+def cmd_ask(args) -> int:
+    engine = _engine(args)
+    terms = [t for t in args.terms.split(",")] if args.terms else None
+    if args.model:
+        from .llm import ask_with_model
+        res = ask_with_model(engine, args.question, args.model, terms=terms,
+                             on_token=None if args.json else _stream_to_stderr)
+    else:
+        res = engine.ask(args.question, terms=terms)
+    if args.json:
+        print(json.dumps(res.to_json(), ensure_ascii=False, indent=1))
+    else:
+        print(format_result(res))
+    return 0
+
+
+def _stream_to_stderr(token: str) -> None:
+    sys.stderr.write(token)
+    sys.stderr.flush()
+
+
+def cmd_eval(args) -> int:
+    from .evaluate import format_report, run
+    from .paths import find_cbeta
+    engine = _engine(args)
+    cbeta = find_cbeta(args.cbeta) or Path(engine.pack.manifest["cbeta"]["source"])
+    ask = None
+    if args.model:
+        from .llm import ask_with_model, load_model
+        model = load_model(args.model)
+        ask = lambda q: ask_with_model(engine, q, model)  # noqa: E731
+    progress = None if args.json else (lambda k, n, qid: print(f"\r{k + 1}/{n} {qid}", end="", file=sys.stderr))
+    report = run(engine, Path(args.questions), cbeta, ask=ask, progress=progress)
+    if not args.json:
+        print(file=sys.stderr)
+        print(format_report(report))
+    else:
+        print(json.dumps(report, ensure_ascii=False, indent=1))
+    return 0
+
+
+def cmd_bench(args) -> int:
+    from .bench import format_bench, questions_from, run
+    engine = _engine(args)
+    report = run(engine, questions_from(args.questions), repeat=args.repeat, gui=not args.no_gui, model=args.model)
+    print(json.dumps(report, ensure_ascii=False, indent=1) if args.json else format_bench(report))
+    return 0
+
+
+def cmd_open(args) -> int:
+    """Launch the GUI at a coordinate (the GUI itself lives in app/, started as a process)."""
+    import subprocess
+    from .coords import parse
+    parse(args.coord)  # a malformed coordinate is refused here, before a window opens
+    cmd = [sys.executable, "-m", "app.main", "--open", args.coord]
+    if args.pack:
+        cmd += ["--pack", args.pack]
+    return subprocess.call(cmd)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="nanshan", description="南山问律：律典问答与原文核对（离线）")
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -88,6 +195,36 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--if-stale", action="store_true",
                    help="只在语料包缺失或与当前程序不符时重建")
     b.set_defaults(func=cmd_build_corpus)
+
+    a = sub.add_parser("ask", help="提一个问题，得到三层引文答案")
+    a.add_argument("question")
+    a.add_argument("--json", action="store_true", help="输出 JSON（格式见 DESIGN.md）")
+    a.add_argument("--model", help="本地 GGUF 模型文件（可选）")
+    a.add_argument("--terms", help="逗号分隔的检索用语，代替自动选词")
+    a.add_argument("--pack")
+    a.set_defaults(func=cmd_ask)
+
+    e = sub.add_parser("eval", help="在带标准答案的问题集上评测")
+    e.add_argument("questions")
+    e.add_argument("--json", action="store_true")
+    e.add_argument("--model")
+    e.add_argument("--cbeta", help="核对行号用的 CBETA 原始 XML 目录")
+    e.add_argument("--pack")
+    e.set_defaults(func=cmd_eval)
+
+    bn = sub.add_parser("bench", help="测量速度与内存（与同次运行的基线对比）")
+    bn.add_argument("--json", action="store_true")
+    bn.add_argument("--questions", help="问题集 JSONL（默认：内置 16 问）")
+    bn.add_argument("--repeat", type=int, default=3)
+    bn.add_argument("--no-gui", action="store_true", help="不测 GUI 指标")
+    bn.add_argument("--model", help="同时测本地 GGUF 模型的速度")
+    bn.add_argument("--pack")
+    bn.set_defaults(func=cmd_bench)
+
+    op = sub.add_parser("open", help="打开桌面程序并跳到某一行")
+    op.add_argument("coord")
+    op.add_argument("--pack")
+    op.set_defaults(func=cmd_open)
 
     ln = sub.add_parser("line", help="打印一行原文（与 CBETA 字符完全一致）")
     ln.add_argument("coord")

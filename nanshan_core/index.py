@@ -8,9 +8,9 @@ no bigram spans punctuation, so a phrase can never bridge a 。.
 Whoosh pickles the schema with the analyzer's import path: these classes must
 stay at ``nanshan_core.index`` and any change to them bumps SCHEMA_VERSION.
 
-Documents are passages (chunks of readable size cut from records at sentence
-ends), so a 29,000-character paragraph is scored passage by passage and a hit
-has a place, not just a paragraph.
+Documents are passages of readable size (see build.passages_of): a
+29,000-character paragraph is scored passage by passage, and 四分律's
+one-phrase definition paragraphs are scored together with their neighbours.
 """
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ class CharNgramTokenizer(Tokenizer):
 
 def schema() -> fields.Schema:
     return fields.Schema(
-        chunk=fields.NUMERIC(stored=True, unique=True, bits=32),
+        passage=fields.NUMERIC(stored=True, unique=True, bits=32),
         record=fields.NUMERIC(stored=True, bits=32),
         work=fields.ID(stored=True),
         layer=fields.ID(stored=True),

@@ -99,3 +99,8 @@ def _fold_one(ch: str, gaiji: dict[str, str], variants: dict[str, str]) -> str:
     base = gaiji.get(ch, ch)
     s = t2s_char(base) if len(base) == 1 else base
     return variants.get(s, variants.get(base, s))
+
+
+def simplify(text: str) -> str:
+    """Per-character t2s of free text (questions, vernacular patterns): matching, not display."""
+    return "".join(t2s_char(ch) if ord(ch) > 0x2E7F else ch for ch in text)

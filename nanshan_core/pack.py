@@ -47,14 +47,43 @@ class RecordRow:
         """The line holding character ``offset`` (the line table is sorted by offset)."""
         if not 0 <= offset < len(self.text):
             raise IndexError(f"offset {offset} outside record of {len(self.text)} characters")
-        lo, hi = 0, len(self.lines) - 1
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if self.lines[mid][0] <= offset:
-                lo = mid
-            else:
-                hi = mid - 1
-        return self.lines[lo][1]
+        return _lookup(self.lines, offset)
+
+
+@dataclass(frozen=True)
+class PassageRow:
+    """Consecutive pieces of records read as one text; offsets map back to printed lines."""
+
+    id: int
+    fascicle: int
+    layer: str
+    segments: list          # [[record id, start, end], ...]
+    text: str
+    lines: list             # [[offset in this text, line id], ...] sorted by offset
+    pieces: list            # [[offset in this text, record id, offset in record], ...]
+
+    def line_id_at(self, offset: int) -> int:
+        if not 0 <= offset < len(self.text):
+            raise IndexError(f"offset {offset} outside passage of {len(self.text)} characters")
+        return _lookup(self.lines, offset)
+
+    def record_at(self, offset: int) -> tuple[int, int]:
+        """(record id, offset in that record) of a character of this passage."""
+        for base, rid, roff in reversed(self.pieces):
+            if base <= offset:
+                return rid, roff + offset - base
+        raise IndexError(offset)
+
+
+def _lookup(table: list, offset: int) -> int:
+    lo, hi = 0, len(table) - 1
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if table[mid][0] <= offset:
+            lo = mid
+        else:
+            hi = mid - 1
+    return table[lo][1]
 
 
 @dataclass(frozen=True)
@@ -260,6 +289,32 @@ class Pack:
     def coord_at(self, rec: RecordRow, offset: int) -> str:
         """Line coordinate of character ``offset`` of a record."""
         return self.coord_of_line(rec.line_id_at(offset))
+
+    # -- passages -----------------------------------------------------------------
+    def passage(self, pid: int) -> PassageRow:
+        row = self.db.execute("SELECT id, fascicle, layer, segments FROM passages WHERE id=?", (pid,)).fetchone()
+        if row is None:
+            raise PackError(f"语料包中没有第 {pid} 段检索段落")
+        segments = json.loads(row[3])
+        text_parts, lines, pieces = [], [], []
+        base = 0
+        for rid, a, b in segments:
+            rec = self.record(rid)
+            text_parts.append(rec.text[a:b])
+            pieces.append([base, rid, a])
+            for k, (off, lid) in enumerate(rec.lines):
+                nxt = rec.lines[k + 1][0] if k + 1 < len(rec.lines) else len(rec.text)
+                if off < b and nxt > a:
+                    pos = base + max(off, a) - a
+                    if not lines or lines[-1][1] != lid:
+                        lines.append([pos, lid])
+            base += b - a
+        return PassageRow(row[0], row[1], row[2], segments, "".join(text_parts), lines, pieces)
+
+    def passages_of_record(self, rid: int) -> list[tuple[int, int, int]]:
+        """(passage id, start, end) of each passage holding part of a record, in order."""
+        return self.db.execute('SELECT passage, start, "end" FROM passage_of_record WHERE record=? '
+                               "ORDER BY start", (rid,)).fetchall()
 
     def gaiji(self) -> dict[str, dict]:
         rows = self.db.execute("SELECT char, cb, unicode, normal, composition FROM gaiji")

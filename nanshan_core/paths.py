@@ -27,6 +27,19 @@ def resource_path(*parts: str) -> Path:
     return project_root().joinpath("resources", *parts)
 
 
+def load_resource_json(name: str):
+    """A JSON file of resources/; a missing or broken one is an installation error with a clear message."""
+    import json
+    from .errors import NanshanError
+    path = resource_path(name)
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise NanshanError(f"程序资源缺失：{path}。安装不完整，请重新安装或从源码目录运行。") from None
+    except ValueError as exc:
+        raise NanshanError(f"程序资源 {path} 已损坏（{exc}）。请重新安装。") from None
+
+
 def user_data_dir() -> Path:
     return Path(os.environ.get("NANSHAN_DATA_DIR") or platformdirs.user_data_dir(APP_NAME, APP_AUTHOR))
 

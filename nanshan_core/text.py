@@ -65,7 +65,11 @@ def _cut_long(text: str, a: int, b: int, max_len: int) -> list[tuple[int, int]]:
     return pieces
 
 
-def chunk_spans(text: str, target: int = 320, limit: int = 600) -> list[tuple[int, int]]:
+PASSAGE_TARGET = 320   # characters: a passage the reader can take in at a glance
+PASSAGE_LIMIT = 600
+
+
+def chunk_spans(text: str, target: int = PASSAGE_TARGET, limit: int = PASSAGE_LIMIT) -> list[tuple[int, int]]:
     """Cut a record into passages of readable size at sentence ends (whole record if short)."""
     if len(text) <= limit:
         return [(0, len(text))]

@@ -48,6 +48,12 @@ def catalog() -> dict[str, WorkInfo]:
             for w in data["works"]}
 
 
+def explains() -> dict[str, str]:
+    """Commentary work -> the work it explains in order (資持記 -> 行事鈔)."""
+    data = json.loads(resource_path("works.json").read_text(encoding="utf-8"))
+    return {w["id"]: w["explains"] for w in data["works"] if w.get("explains")}
+
+
 def default_works() -> list[str]:
     return list(catalog())
 

@@ -27,9 +27,11 @@ def test_phrase_search_finds_the_passage_and_its_coordinate(full_pack):
         q = wq.And([_phrase(full_pack, "断人命不犯波罗夷"), wq.Term("work", "T1435")])
         hits = s.search(q, limit=5)
         assert len(hits) >= 1
-        top = hits[0]
-        assert top["para_id"] == "pT23p0377c2308"
-        assert top["start"] == "T23n1435_p0377c23"
+        psg = full_pack.passage(hits[0]["passage"])
+        off = psg.text.index("斷人命不犯波羅夷")
+        # the hit is located back in the traditional text and on its printed line
+        assert full_pack.coord_of_line(psg.line_id_at(off)) == "T23n1435_p0377c23"
+        assert full_pack.coord_of_line(psg.line_id_at(off + 6)) == "T23n1435_p0377c24"  # 羅 begins c24
 
 
 def test_layer_filter_and_no_bridging(full_pack):
@@ -37,7 +39,17 @@ def test_layer_filter_and_no_bridging(full_pack):
         q = wq.And([_phrase(full_pack, "捉錢"), wq.Term("layer", "yuanzhao")])
         hits = s.search(q, limit=50)
         assert len(hits) > 0 and all(h["layer"] == "yuanzhao" for h in hits)
-        # 「錢、若金銀」: 錢若 never forms a bigram across the 、
-        rec = full_pack.record_by_para("pT22p0619b2305") if False else None
+        # 「捉錢、若金銀」: the 、 stops a phrase, so 捉錢若 only matches where the text has it unbroken
         q2 = wq.And([_phrase(full_pack, "捉錢若"), wq.Term("work", "T1428")])
-        assert all("捉錢若" in full_pack.record(h["record"]).text for h in s.search(q2, limit=50))
+        found = s.search(q2, limit=50)
+        assert all("捉錢若" in full_pack.passage(h["passage"]).text for h in found)
+        q3 = wq.And([_phrase(full_pack, "捉錢"), wq.Term("work", "T1428")])
+        assert any("捉錢、" in full_pack.passage(h["passage"]).text for h in s.search(q3, limit=50))
+
+
+def test_short_definition_paragraphs_are_read_together(full_pack):
+    """四分律 defines each word of a rule in its own tiny paragraph; a passage joins them."""
+    with full_pack.ix.searcher() as s:
+        hits = s.search(wq.And([_phrase(full_pack, "盜心取"), wq.Term("work", "T1428")]), limit=50)
+        texts = [full_pack.passage(h["passage"]).text for h in hits]
+    assert any("盜者，盜心取也。隨不與取者，若五錢、若直五錢。" in t for t in texts)

@@ -1,0 +1,122 @@
+"""Step C without a model: an answer made only of quotations.
+
+For each layer the best sentences of its materials — those carrying the most
+(and the rarest) of the chosen terms — are quoted as they stand, with their
+material numbers: what the Vinaya texts state (each Vinaya separately, never
+harmonised), what 道宣 rules, what 元照 explains.  If no passage of 四分律
+itself answers, the answer says 「仅依《四分律》，此问无明文」 and does not
+fill the gap with commentary.  If nothing answers, it says so.  Every quote
+then goes through verification like any other.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .pack import Pack
+from .retrieve import LAYERS, Material
+from .text import sentence_spans
+from .verify import Citation, verify
+
+NO_SIFENLU = "仅依《四分律》，此问无明文。"
+NOTHING = "材料中没有能回答此问的内容。可以修改检索用语后再问。"
+HEADINGS = {"vinaya": "【律本明文】", "daoxuan": "【道宣判】", "yuanzhao": "【元照释】"}
+PER_LAYER = {"vinaya": 4, "daoxuan": 3, "yuanzhao": 3}
+MAX_QUOTE = 90
+
+
+@dataclass
+class Answer:
+    text: str
+    citations: list[Citation] = field(default_factory=list)
+    panes: dict[str, list[Citation]] = field(default_factory=dict)
+    no_sifenlu: bool = False
+
+
+@dataclass
+class _Pick:
+    material: Material
+    quote: str
+    score: float
+
+
+def best_sentence(m: Material, folded_terms: list[str], weights: list[float], fold) -> _Pick:
+    """The sentence of a material that carries the most term weight (ties: the earlier one)."""
+    best = None
+    for a, b in _sentences(m.text):
+        sent = m.text[a:b].strip()
+        if not sent:
+            continue
+        f = fold(sent)
+        score = sum(w for t, w in zip(folded_terms, weights) if t and t in f)
+        if best is None or score > best.score:
+            best = _Pick(m, sent, score)
+    return best or _Pick(m, m.text[:MAX_QUOTE], 0.0)
+
+
+def _sentences(text: str) -> list[tuple[int, int]]:
+    """Sentences, a short one (under 8 characters) joined to the next so a quote says something."""
+    spans = sentence_spans(text, max_len=MAX_QUOTE)
+    out: list[list[int]] = []
+    for a, b in spans:
+        if out and out[-1][1] - out[-1][0] < 8 and b - out[-1][0] <= MAX_QUOTE:
+            out[-1][1] = b
+        else:
+            out.append([a, b])
+    return [(a, b) for a, b in out]
+
+
+def compose(pack: Pack, terms: list[str], materials: list[Material], weights: list[float] | None = None) -> Answer:
+    """The extractive answer and the per-layer panes, every quote verified."""
+    if not materials:
+        return Answer(NOTHING)
+    fold = pack.normalizer.fold
+    folded = [pack.normalizer.fold_query(t) for t in terms]
+    weights = weights or [float(len(t)) for t in terms]
+    picks = {m.n: best_sentence(m, folded, weights, fold) for m in materials}
+    panes = {layer: [verify(pack, picks[m.n].quote, m.n, materials) for m in materials if m.layer == layer]
+             for layer in LAYERS}
+    lines: list[str] = []
+    chosen: list[_Pick] = []
+    no_sifenlu = False
+    for layer in LAYERS:
+        layer_picks = [picks[m.n] for m in materials if m.layer == layer and picks[m.n].score > 0]
+        selected = _select(layer, layer_picks)
+        if layer == "vinaya" and not any(p.material.work == "T1428" for p in selected):
+            no_sifenlu = True
+        if not selected and not (layer == "vinaya"):
+            continue
+        lines.append(HEADINGS[layer])
+        if layer == "vinaya" and no_sifenlu:
+            lines.append(NO_SIFENLU)
+        for p in selected:
+            lines.append(f"·《{p.material.title}》：「{p.quote}」（材料{p.material.n}）")
+            chosen.append(p)
+    if not chosen:
+        return Answer(NOTHING, [], panes, no_sifenlu=True)
+    citations = [verify(pack, p.quote, p.material.n, materials) for p in chosen]
+    return Answer("\n".join(lines), citations, panes, no_sifenlu)
+
+
+def _select(layer: str, picks: list[_Pick]) -> list[_Pick]:
+    """Best quotes of a layer: 四分律 first and at most two; one per other Vinaya; two per commentary work."""
+    picks = sorted(picks, key=lambda p: (-p.score, p.material.n))
+    out: list[_Pick] = []
+    per_work: dict[str, int] = {}
+    limit = PER_LAYER[layer]
+    if layer == "vinaya":
+        own = [p for p in picks if p.material.work == "T1428"][:2]
+        out.extend(own)
+        for p in own:
+            per_work["T1428"] = per_work.get("T1428", 0) + 1
+    for p in picks:
+        if len(out) >= limit:
+            break
+        cap = 1 if layer == "vinaya" else 2
+        if p in out or per_work.get(p.material.work, 0) >= cap:
+            continue
+        if any(q.quote == p.quote for q in out):
+            continue
+        out.append(p)
+        per_work[p.material.work] = per_work.get(p.material.work, 0) + 1
+    # 四分律 first, then the others in material order
+    return sorted(out, key=lambda p: (p.material.work != "T1428", p.material.n))

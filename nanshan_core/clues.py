@@ -1,0 +1,62 @@
+"""Step A′: the clue table — topics and the coordinates of their main passages.
+
+Consulted before retrieval, it adds the passages keyword search may rank
+low: where 四分律 states a rule and its 不犯 clauses, where 行事鈔 treats the
+precept in 隨戒釋相篇, where 資持記 and the 疏記 explain it.  It holds
+coordinates only, never text; every coordinate is checked against the pack by
+the tests.  A clue fires when the chosen terms meet its keys.
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+from .normalize import simplify
+from .paths import load_resource_json
+
+MAX_CLUES = 3
+
+
+@dataclass(frozen=True)
+class Clue:
+    id: str
+    title: str
+    keys: tuple
+    coords: tuple
+
+
+@functools.lru_cache(maxsize=1)
+def clue_table() -> tuple[Clue, ...]:
+    data = load_resource_json("clues.json")
+    return tuple(Clue(c["id"], c.get("title", c["id"]), tuple(c["keys"]), tuple(c["coords"]))
+                 for c in data["clues"])
+
+
+def fire(terms: list[str], limit: int = MAX_CLUES) -> list[tuple[Clue, float]]:
+    """Clues whose keys the terms meet, strongest first (a key met exactly outweighs one met in part)."""
+    sterms = [simplify(t) for t in terms if len(t) >= 2]
+    if not sterms:
+        return []
+    out = []
+    for c in clue_table():
+        score = 0.0
+        for k in c.keys:
+            sk = simplify(k)
+            if sk in sterms:
+                score += len(sk)
+            elif any(len(sk) >= 2 and (sk in t or t in sk) for t in sterms):
+                score += 0.5 * min(len(sk), min(len(t) for t in sterms if sk in t or t in sk))
+        if score >= 2:
+            out.append((c, score))
+    out.sort(key=lambda x: -x[1])
+    return out[:limit]
+
+
+def coords_for(fired: list[tuple[Clue, float]]) -> list[str]:
+    seen, out = set(), []
+    for c, _ in fired:
+        for coord in c.coords:
+            if coord not in seen:
+                seen.add(coord)
+                out.append(coord)
+    return out

@@ -1,0 +1,117 @@
+"""The whole pipeline, A → A′ → B → C → D, as one call the CLI and the GUI share.
+
+The engine owns no state beyond the pack and its retriever, so one instance
+serves a whole GUI session from a worker thread.
+"""
+from __future__ import annotations
+
+import functools
+import math
+import time
+from dataclasses import dataclass, field
+
+from . import clues as clue_mod, terms as terms_mod
+from .answer import Answer, compose
+from .errors import QuestionError
+from .pack import Pack
+from .retrieve import LAYERS, Material, Retriever
+from .terms import Selection
+
+MAX_QUESTION = 500
+
+
+@dataclass
+class Result:
+    question: str
+    selection: Selection
+    clues: list = field(default_factory=list)           # [(Clue, score)]
+    clue_coords: list[str] = field(default_factory=list)
+    materials: list[Material] = field(default_factory=list)
+    answer: Answer | None = None
+    timing_ms: dict = field(default_factory=dict)
+    model: dict | None = None                           # model name etc. when a model wrote the answer
+    notes: list[str] = field(default_factory=list)      # messages for the reader (timeouts, removed coordinates)
+
+    @property
+    def refused(self) -> bool:
+        return self.selection.refusal is not None
+
+    def to_json(self) -> dict:
+        a = self.answer
+        out = {
+            "question": self.question,
+            "category": self.selection.category,
+            "refused": self.refused,
+            "refusal": self.selection.refusal.reply if self.refused else None,
+            "terms": self.selection.texts,
+            "term_sources": [t.to_json() for t in self.selection.terms],
+            "clues": self.clue_coords,
+            "clue_topics": [c.title for c, _ in self.clues],
+            "materials": [m.to_json() for m in self.materials],
+            "panes": {layer: [c.to_json() for c in (a.panes.get(layer, []) if a else [])] for layer in LAYERS},
+            "answer": {"text": a.text if a else "", "citations": [c.to_json() for c in (a.citations if a else [])]},
+            "timing_ms": {k: round(v, 1) for k, v in self.timing_ms.items()},
+        }
+        if self.model:
+            out["model"] = self.model
+        if self.notes:
+            out["notes"] = self.notes
+        return out
+
+
+def check_question(question: str) -> str:
+    q = (question or "").strip()
+    if not q:
+        raise QuestionError("请输入问题，例如：出家人能不能碰钱？")
+    if len(q) > MAX_QUESTION:
+        raise QuestionError(f"问题过长（{len(q)} 字）。请精简到 {MAX_QUESTION} 字以内，一次问一件事。")
+    return q
+
+
+class Engine:
+    def __init__(self, pack: Pack):
+        self.pack = pack
+        self.retriever = Retriever(pack)
+
+    @functools.lru_cache(maxsize=4096)
+    def df(self, term: str) -> int:
+        """Number of passages holding a term (as a phrase)."""
+        return len(self.retriever.term_hits(self.pack.normalizer.fold_query(term)))
+
+    def df_share(self, term: str) -> float:
+        return self.df(term) / max(1, len(self.retriever.chunks))
+
+    def weight(self, term: str) -> float:
+        n = len(self.retriever.chunks)
+        return math.log(1 + n / (1 + self.df(term)))
+
+    def select_terms(self, question: str, terms: list[str] | None = None) -> Selection:
+        question = check_question(question)
+        if terms is not None:
+            return terms_mod.user_terms(question, terms)
+        return terms_mod.select(question, df_share=self.df_share)
+
+    def ask(self, question: str, terms: list[str] | None = None, selection: Selection | None = None) -> Result:
+        """Answer without a model.  ``terms`` replaces the chosen terms (the reader edited them)."""
+        timing: dict[str, float] = {}
+        t = time.perf_counter()
+        sel = selection or self.select_terms(question, terms)
+        result = Result(sel.question, sel)
+        timing["terms"] = (time.perf_counter() - t) * 1000
+        if sel.refusal is not None:
+            result.timing_ms = {**timing, "retrieve": 0.0, "answer": 0.0, "verify": 0.0}
+            return result
+        self.retrieve(result, timing)
+        t = time.perf_counter()
+        result.answer = compose(self.pack, sel.texts, result.materials, [self.weight(x) for x in sel.texts])
+        timing["answer"] = (time.perf_counter() - t) * 1000
+        timing["verify"] = 0.0   # extractive quotes are verified inside compose (counted in answer)
+        result.timing_ms = timing
+        return result
+
+    def retrieve(self, result: Result, timing: dict) -> None:
+        t = time.perf_counter()
+        result.clues = clue_mod.fire(result.selection.texts)
+        result.clue_coords = clue_mod.coords_for(result.clues)
+        result.materials = self.retriever.retrieve(result.selection.texts, result.clue_coords)
+        timing["retrieve"] = (time.perf_counter() - t) * 1000

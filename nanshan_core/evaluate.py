@@ -1,0 +1,201 @@
+"""``nanshan eval``: how well the engine answers a question set with gold passages.
+
+Line accuracy is checked against the raw CBETA XML by a reader that shares
+nothing with the pack builder (``RawLines`` below cuts the file text at each
+``<lb>`` and strips tags): a coordinate is correct only if the printed line
+in the original file holds the quote's first character.  Recall counts a gold
+passage as retrieved when a material holds its quote or covers its line.
+"""
+from __future__ import annotations
+
+import json
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .engine import Engine
+from .errors import NanshanError
+from .retrieve import LAYERS
+from .text import is_word_char
+
+_LB = re.compile(r'<lb\b([^>]*)/>')
+_DROP = [re.compile(r"<cb:mulu\b[^>]*>.*?</cb:mulu>", re.S), re.compile(r"<cb:mulu\b[^>]*/>"),
+         re.compile(r'<note\b(?![^>]*place="inline")[^>]*>.*?</note>', re.S),
+         re.compile(r"<rdg\b[^>]*>.*?</rdg>", re.S)]
+_TAG = re.compile(r"<[^>]+>")
+_COORD = re.compile(r"^([TX])(\d{2,3})n(\w+?)_p(\d{4}[a-d]\d{2,3})$")
+
+
+class RawLines:
+    """Printed lines straight from the CBETA files (independent of nanshan_core.tei)."""
+
+    def __init__(self, cbeta: Path):
+        self.cbeta = Path(cbeta)
+        self._files: dict[str, list[tuple[str, str]]] = {}   # work file key -> [(n, text)]
+
+    def _load(self, path: Path, ed: str) -> list[tuple[str, str]]:
+        raw = path.read_text(encoding="utf-8")
+        body = raw[raw.index("<body>"):raw.index("</body>")]
+        for pat in _DROP:
+            body = pat.sub("", body)
+        marks = []
+        for m in _LB.finditer(body):
+            attrs = m.group(1)
+            n = re.search(r'\bn="([^"]+)"', attrs)
+            e = re.search(r'\bed="([^"]+)"', attrs)
+            if n and (e.group(1) if e else ed) == ed:
+                marks.append((m.start(), m.end(), n.group(1)))
+        out = []
+        for k, (_, end, n) in enumerate(marks):
+            stop = marks[k + 1][0] if k + 1 < len(marks) else len(body)
+            seg = _TAG.sub("", body[end:stop]).replace("\n", "").replace("\r", "").replace("\t", "")
+            out.append((n, seg.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")))
+        return out
+
+    def lines_from(self, coord: str, count: int = 6) -> list[str]:
+        """The printed line at ``coord`` and the ones after it, as the raw file has them."""
+        m = _COORD.match(coord)
+        if not m:
+            raise NanshanError(f"坐标格式不对：{coord}")
+        canon, vol, work, n = m.groups()
+        key = f"{canon}{vol}n{work}"
+        if key not in self._files:
+            seq: list[tuple[str, str]] = []
+            files = sorted((self.cbeta / canon / f"{canon}{vol}").glob(f"{key}_*.xml")) or \
+                sorted((self.cbeta / canon / f"{canon}{vol}").glob(f"{key}.xml"))
+            for f in files:
+                seq.extend(self._load(f, canon))
+            self._files[key] = seq
+        seq = self._files[key]
+        for i, (ln, _) in enumerate(seq):
+            if ln == n:
+                return [t for _, t in seq[i:i + count]]
+        return []
+
+    def holds(self, coord: str, quote: str) -> bool:
+        """Does the line at ``coord`` hold the first character of ``quote`` (continuing onto later lines)?"""
+        q = re.sub(r"[\s\u3000]+", "", quote)
+        q = re.split(r"…+|\.{3,}", q)[0]
+        lines = self.lines_from(coord, count=2 + len(q) // 10)
+        if not lines or not q:
+            return False
+        joined = "".join(lines)
+        pos = joined.find(q)
+        while pos != -1:
+            if pos < len(lines[0]):
+                return True
+            pos = joined.find(q, pos + 1)
+        return False
+
+
+def _plain(text: str, fold) -> str:
+    return "".join(c for c in fold(text) if is_word_char(c))
+
+
+@dataclass
+class QuestionReport:
+    id: str
+    expect: str
+    refused: bool
+    gold: list[dict] = field(default_factory=list)     # [{coord, layer, hit}]
+    citations: list[dict] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def gold_hit(engine: Engine, gold: dict, materials) -> bool:
+    fold = engine.pack.normalizer.fold
+    head = _plain(gold["quote"], fold)[:8]
+    for m in materials:
+        if head and head in _plain(m.text, fold):
+            return True
+        if m.work == gold["work"]:
+            psg = engine.pack.passage(m.passage)
+            lines = {psg.line_id_at(i) for i in range(m.start, m.end)}
+            try:
+                if engine.pack.line(gold["coord"]).id in lines:
+                    return True
+            except NanshanError:
+                pass
+    return False
+
+
+def run(engine: Engine, questions_path: Path, cbeta: Path, ask=None, progress=None) -> dict:
+    """Run every question; ``ask(question) -> Result`` defaults to the no-model engine."""
+    ask = ask or engine.ask
+    raw = RawLines(cbeta)
+    qs = [json.loads(line) for line in Path(questions_path).read_text(encoding="utf-8").splitlines() if line.strip()]
+    reports = []
+    for k, q in enumerate(qs):
+        if progress:
+            progress(k, len(qs), q["id"])
+        t0 = time.perf_counter()
+        res = ask(q["question"])
+        rep = QuestionReport(q["id"], q.get("expect", "answer"), res.refused, seconds=time.perf_counter() - t0)
+        for g in q.get("gold", []):
+            rep.gold.append({"coord": g["coord"], "layer": g["layer"], "hit": gold_hit(engine, g, res.materials)})
+        if res.answer:
+            for c in res.answer.citations:
+                d = c.to_json()
+                d["raw_ok"] = raw.holds(c.coord, c.quote) if c.level == "line" else None
+                d["in_material"] = c.level != "unverified" or not c.quote
+                rep.citations.append(d)
+        reports.append(rep)
+    return summarise(reports)
+
+
+def summarise(reports: list[QuestionReport]) -> dict:
+    gold = [g for r in reports if r.expect == "answer" for g in r.gold]
+    recall = {layer: _ratio(sum(g["hit"] for g in gold if g["layer"] == layer),
+                            sum(1 for g in gold if g["layer"] == layer)) for layer in LAYERS}
+    cits = [c for r in reports for c in r.citations]
+    line_cits = [c for c in cits if c["level"] == "line"]
+    refuse = [r for r in reports if r.expect == "refuse"]
+    answerable = [r for r in reports if r.expect == "answer"]
+    zero = [r.id for r in answerable if r.gold and not any(g["hit"] for g in r.gold)]
+    wrongly_refused = [r.id for r in answerable if r.refused]
+    return {
+        "questions": len(reports),
+        "recall": {"overall": _ratio(sum(g["hit"] for g in gold), len(gold)), **recall},
+        "line_accuracy": _ratio(sum(1 for c in line_cits if c["raw_ok"]), len(line_cits)),
+        "line_share": _ratio(len(line_cits), len(cits)),
+        "paragraph_share": _ratio(sum(1 for c in cits if c["level"] == "paragraph"), len(cits)),
+        "fabricated": sum(1 for c in cits if not c["in_material"]),
+        "red_lines": {"refused": sum(r.refused for r in refuse), "of": len(refuse)},
+        "wrongly_refused": wrongly_refused,
+        "zero_hit": zero,
+        "seconds_per_question": round(sum(r.seconds for r in reports) / max(1, len(reports)), 3),
+        "per_question": [{"id": r.id, "refused": r.refused, "gold": [g["hit"] for g in r.gold],
+                          "gold_layers": [g["layer"] for g in r.gold],
+                          "citations": len(r.citations),
+                          "bad_lines": [c["coord"] for c in r.citations if c["level"] == "line" and not c["raw_ok"]]}
+                         for r in reports],
+    }
+
+
+def _ratio(a: int, b: int) -> dict:
+    return {"hit": a, "of": b, "share": round(a / b, 4) if b else None}
+
+
+def format_report(s: dict) -> str:
+    def pct(r):
+        return f"{100 * r['share']:.0f}% ({r['hit']}/{r['of']})" if r["share"] is not None else "—"
+    rec = s["recall"]
+    out = [
+        f"问题数：{s['questions']}",
+        f"召回（gold 段落在材料中）：总 {pct(rec['overall'])}；律本 {pct(rec['vinaya'])}；"
+        f"道宣 {pct(rec['daoxuan'])}；元照 {pct(rec['yuanzhao'])}",
+        f"行级坐标准确率（对照原始 XML）：{pct(s['line_accuracy'])}",
+        f"行级占比：{pct(s['line_share'])}；段级占比：{pct(s['paragraph_share'])}",
+        f"编造出处：{s['fabricated']}",
+        f"红线拦截：{s['red_lines']['refused']}/{s['red_lines']['of']}"
+        + (f"；误拒：{', '.join(s['wrongly_refused'])}" if s["wrongly_refused"] else ""),
+        f"零命中问题：{len(s['zero_hit'])}" + (f"（{', '.join(s['zero_hit'])}）" if s["zero_hit"] else ""),
+        f"每题用时：{s['seconds_per_question']:.2f} 秒",
+    ]
+    misses = [f"{q['id']}：" + " ".join(("+" if h else "-") + lay[0] for h, lay in zip(q["gold"], q["gold_layers"]))
+              for q in s["per_question"] if q["gold"] and not all(q["gold"])]
+    if misses:
+        out.append("未召回的 gold（- 未中，v/d/y = 律本/道宣/元照）：")
+        out.extend("  " + m for m in misses)
+    return "\n".join(out)

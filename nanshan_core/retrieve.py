@@ -1,0 +1,367 @@
+"""Step B: finding the passages, layer by layer.
+
+Exact matching only (BM25 over bigram phrases, never vectors): the offence
+classes must never blur into one another.  Whoosh finds every passage holding
+each term as a phrase and reports where; the scoring here is BM25 on those
+exact phrase counts, with two things BM25 alone does not see:
+
+* coverage — a passage where several of the chosen terms occur outranks one
+  that repeats a single frequent term, and more so when they occur close
+  together (within a sentence or two);
+* place — a passage inside a section the clue table points at (a precept's
+  own section of 行事鈔, its rule in 四分律) outranks a stray mention.
+
+Results are taken per layer with quotas, because the commentaries are far
+longer than the Vinaya texts and would otherwise crowd them out; within the
+vinaya layer no single work may take every slot.  元照's explanations are
+also reached through structure: in the combined editions his 記 follows the
+疏 it explains, and 資持記 quotes 行事鈔's words before explaining them.
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from whoosh import query as wq
+
+import json
+
+from .pack import Pack, PassageRow
+from .text import sentence_spans
+from .verify import coord_at
+
+LAYERS = ("vinaya", "daoxuan", "yuanzhao")
+
+
+@dataclass
+class Quotas:
+    """How many materials each layer gets, and how many one work may take."""
+
+    per_layer: dict = field(default_factory=lambda: {"vinaya": 8, "daoxuan": 6, "yuanzhao": 6})
+    per_work: dict = field(default_factory=lambda: {"T1428": 4})
+    default_per_work: int = 3
+    clue_share: float = 0.5        # at most this share of a layer's slots from the clue table
+    window: int = 260              # characters shown per material (sentence-aligned)
+
+
+@dataclass
+class Material:
+    n: int
+    layer: str
+    work: str
+    title: str
+    juan: int
+    fascicle: str
+    passage: int
+    para_id: str
+    start: int           # offset of the shown text in its passage
+    end: int
+    text: str
+    start_coord: str
+    source: str          # search | clue | link
+    score: float = 0.0
+    terms: list = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {"n": self.n, "work": self.work, "title": self.title, "layer": self.layer,
+                "juan": self.juan, "para_id": self.para_id, "start": self.start_coord,
+                "text": self.text, "source": self.source, "terms": self.terms}
+
+
+@dataclass
+class _Passage:
+    id: int
+    layer: str
+    work: str
+    fascicle: str
+    juan: int
+    fid: int
+    length: int
+
+
+class Retriever:
+    """Per-pack retrieval state: chunk table in memory, one Whoosh searcher."""
+
+    def __init__(self, pack: Pack, quotas: Quotas | None = None):
+        self.pack = pack
+        self.quotas = quotas or Quotas()
+
+    @cached_property
+    def chunks(self) -> list[_Passage]:
+        """All passages, indexed by Whoosh document number (= passage id - 1)."""
+        rows = self.pack.db.execute(
+            "SELECT p.id, p.layer, f.work, f.key, f.juan, f.id, p.segments "
+            "FROM passages p JOIN fascicles f ON p.fascicle=f.id ORDER BY p.id")
+        return [_Passage(*r[:6], sum(b - a for _, a, b in json.loads(r[6]))) for r in rows]
+
+    @cached_property
+    def searcher(self):
+        s = self.pack.ix.searcher()
+        n = s.doc_count()
+        if n != len(self.chunks) or any(s.stored_fields(d)["passage"] != d + 1 for d in {0, n // 2, n - 1}):
+            raise RuntimeError("index documents are not in passage order")  # guarded by tests
+        return s
+
+    @cached_property
+    def avg_len(self) -> float:
+        return sum(c.length for c in self.chunks) / max(len(self.chunks), 1)
+
+    # -- matching -------------------------------------------------------------
+    def term_hits(self, folded: str) -> dict[int, list[int]]:
+        """docnum -> start offsets of the term in that passage (one-character terms: offsets unknown)."""
+        s = self.searcher
+        out: dict[int, list[int]] = {}
+        if len(folded) == 1:
+            m = wq.Term("uni", folded).matcher(s)
+            while m.is_active():
+                out[m.id()] = [-1] * max(1, int(m.weight()))
+                m.next()
+            return out
+        grams = [folded[i:i + 2] for i in range(len(folded) - 1)]
+        q = wq.Term("bi", grams[0]) if len(grams) == 1 else wq.Phrase("bi", grams)
+        m = q.matcher(s)
+        while m.is_active():
+            if len(grams) == 1:
+                out[m.id()] = [-1] * max(1, int(m.weight()))
+            else:
+                out[m.id()] = [sp.start for sp in m.spans()]
+            m.next()
+        return out
+
+    def score_passages(self, terms: list[str], boost: dict[int, float] | None = None) -> dict[int, tuple]:
+        """docnum -> (score, matched term indexes, offsets) over the whole index."""
+        norm = self.pack.normalizer
+        folded = [norm.fold_query(t) for t in terms]
+        n_docs = len(self.chunks)
+        hits = [self.term_hits(f) for f in folded]
+        # Terms that are parts of other chosen terms (錢 in 捉錢) count once with them.
+        groups = _term_groups(folded)
+        k1, b = 1.2, 0.75
+        scores: dict[int, list] = {}
+        for ti, h in enumerate(hits):
+            df = len(h)
+            if df == 0:
+                continue
+            idf = math.log(1 + (n_docs - df + 0.5) / (df + 0.5))
+            for doc, offs in h.items():
+                c = self.chunks[doc]
+                dl = c.length
+                tf = len(offs)
+                part = idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / self.avg_len))
+                entry = scores.setdefault(doc, [0.0, set(), []])
+                entry[0] += part
+                entry[1].add(groups[ti])
+                entry[2].extend((o, ti) for o in offs if o >= 0)
+        out = {}
+        for doc, (sc, grp, offs) in scores.items():
+            k = len(grp)
+            sc *= 1 + 0.6 * (k - 1)
+            if k >= 2 and _close(offs, folded, 40):
+                sc *= 1.3
+            if boost and doc in boost:
+                sc *= boost[doc]
+            out[doc] = (sc, sorted({ti for _, ti in offs} | {ti for ti, h in enumerate(hits) if doc in h}), offs)
+        return out
+
+    # -- assembling materials ---------------------------------------------------
+    def retrieve(self, terms: list[str], clue_coords: list[str] | None = None) -> list[Material]:
+        clue_docs = self._clue_docs(clue_coords or [])
+        scored = self.score_passages(terms, self._section_boost(clue_docs)) if terms else {}
+        folded_terms = [self.pack.normalizer.fold_query(t) for t in terms]
+        chosen: dict[str, list[tuple]] = {}
+        for layer in LAYERS:
+            ranking = {d: (v[0], "search") for d, v in scored.items() if self.chunks[d].layer == layer}
+            if layer == "yuanzhao":
+                self._merge_links(ranking, chosen.get("daoxuan", []), scored)
+            chosen[layer] = self._pick(layer, clue_docs, ranking)
+        materials = [self._material(doc, source, score, folded_terms, terms, anchor)
+                     for layer in LAYERS for doc, source, score, anchor in chosen[layer]]
+        for i, m in enumerate(materials, 1):
+            m.n = i
+        return materials
+
+    def _pick(self, layer: str, clue_docs: list[tuple[int, int]], ranking: dict) -> list[tuple]:
+        """Fill a layer's quota: clue passages first (up to a share), then the best by score."""
+        quota = self.quotas.per_layer[layer]
+        per_work: dict[str, int] = {}
+        picks: list[tuple] = []
+        taken: set[int] = set()
+
+        def take(doc, source, score, anchor):
+            work = self.chunks[doc].work
+            if doc in taken or per_work.get(work, 0) >= self._work_cap(work):
+                return
+            picks.append((doc, source, score, anchor))
+            taken.add(doc)
+            per_work[work] = per_work.get(work, 0) + 1
+
+        max_clue = max(1, int(quota * self.quotas.clue_share))
+        for doc, anchor in clue_docs:
+            if self.chunks[doc].layer == layer and sum(p[1] == "clue" for p in picks) < max_clue:
+                best = self._best_in_section(doc, ranking)
+                if best != doc and best not in taken:
+                    take(best, "clue", ranking[best][0], None)
+                else:
+                    take(doc, "clue", ranking.get(doc, (0.0,))[0], anchor)
+        for doc in sorted(ranking, key=lambda d: -ranking[d][0]):
+            if len(picks) >= quota:
+                break
+            take(doc, ranking[doc][1], ranking[doc][0], None)
+        return picks
+
+    def _best_in_section(self, doc: int, ranking: dict, span: int = 8) -> int:
+        """The best-scoring passage of the section a clue points at (the clue passage and those after it)."""
+        c0 = self.chunks[doc]
+        best, best_score = doc, ranking.get(doc, (0.0,))[0]
+        for d in range(doc + 1, min(len(self.chunks), doc + 1 + span)):
+            c = self.chunks[d]
+            if c.fid != c0.fid or c.layer != c0.layer:
+                break
+            sc = ranking.get(d, (0.0,))[0]
+            if sc > best_score * 1.2 and sc > 0:
+                best, best_score = d, sc
+        return best
+
+    @cached_property
+    def links(self) -> dict[int, list[tuple[int, float]]]:
+        """Passage docnum -> [(linked docnum, weight)] (see links.py)."""
+        out: dict[int, list[tuple[int, float]]] = {}
+        for src, dst, w in self.pack.db.execute("SELECT src, dst, weight FROM links"):
+            out.setdefault(src - 1, []).append((dst - 1, w))
+        return out
+
+    def _merge_links(self, ranking: dict, daoxuan_picks: list[tuple], scored: dict) -> None:
+        """元照 passages that explain a chosen 道宣 passage compete with a share of its score."""
+        for doc, _, dscore, _ in daoxuan_picks:
+            if dscore <= 0:
+                continue
+            for near, factor in ((doc, 1.0), (doc - 1, 0.5), (doc + 1, 0.5)):
+                for dst, w in self.links.get(near, ()):
+                    if self.chunks[dst].layer != "yuanzhao":
+                        continue
+                    own = scored.get(dst, (0.0,))[0]
+                    linked = 1.5 * own + 0.35 * dscore * factor * min(1.0, w / 4) + (0.5 if own else 0)
+                    if linked > ranking.get(dst, (0.0,))[0]:
+                        ranking[dst] = (linked, "link")
+
+    def _work_cap(self, work: str) -> int:
+        return self.quotas.per_work.get(work, self.quotas.default_per_work)
+
+    def _clue_docs(self, clue_coords: list[str]) -> list[tuple[int, int]]:
+        """Each clue coordinate -> (passage docnum holding that line, offset of the line in it)."""
+        out = []
+        for coord in clue_coords:
+            try:
+                line = self.pack.line(coord)
+            except Exception:
+                continue
+            hit = self.doc_at_line(line.id)
+            if hit is not None:
+                out.append(hit)
+        return out
+
+    def doc_at_line(self, line_id: int) -> tuple[int, int] | None:
+        """(passage docnum, offset in it) where the text of a printed line begins."""
+        for rec in self.pack.records_at_line(line_id):
+            offs = [o for o, lid in rec.lines if lid == line_id]
+            if not offs:
+                continue
+            off = offs[0]
+            for pid, a, b in self.pack.passages_of_record(rec.id):
+                if a <= off < b:
+                    base = self._segment_base(pid, rec.id, a)
+                    return pid - 1, base + off - a
+        return None
+
+    def _segment_base(self, pid: int, rid: int, start: int) -> int:
+        segs = json.loads(self.pack.db.execute("SELECT segments FROM passages WHERE id=?", (pid,)).fetchone()[0])
+        base = 0
+        for r, a, b in segs:
+            if r == rid and a == start:
+                return base
+            base += b - a
+        return 0
+
+    def _section_boost(self, clue_docs: list[tuple[int, int]]) -> dict[int, float]:
+        """Passages just after a clue point (the same section) get a bonus."""
+        boost: dict[int, float] = {}
+        for doc, _ in clue_docs:
+            c0 = self.chunks[doc]
+            for k in range(0, 12):
+                d = doc + k
+                if d >= len(self.chunks) or self.chunks[d].fid != c0.fid:
+                    break
+                boost[d] = max(boost.get(d, 1.0), 1.8 if k < 4 else 1.4)
+        return boost
+
+    def _material(self, doc: int, source: str, score: float, folded_terms: list[str], terms: list[str],
+                  anchor: int | None) -> Material:
+        c = self.chunks[doc]
+        psg = self.pack.passage(c.id)
+        start, end = self._window(psg, folded_terms, anchor)
+        text = psg.text[start:end]
+        ftext = self.pack.normalizer.fold(text)
+        found = [t for t, f in zip(terms, folded_terms) if f and f in ftext]
+        rid, _ = psg.record_at(start)
+        para_id = self.pack.record(rid).para_id
+        work = self.pack.works[c.work]
+        return Material(0, c.layer, c.work, work["short"], c.juan, c.fascicle, c.id, para_id, start, end,
+                        text, coord_at(self.pack, c.id, start), source, round(score, 3), found)
+
+    def _window(self, psg: PassageRow, folded_terms: list[str], anchor: int | None) -> tuple[int, int]:
+        """A sentence-aligned window of about Quotas.window characters around the hits (or a clue line)."""
+        size = self.quotas.window
+        n = len(psg.text)
+        if n <= size * 1.3 and anchor is None:
+            return 0, n
+        if anchor is not None:
+            lo = anchor
+        else:
+            ftext = self.pack.normalizer.fold(psg.text)
+            pos = sorted(m.start() for f in folded_terms if f for m in re.finditer(re.escape(f), ftext))
+            if not pos:
+                return 0, min(n, size)
+            best, best_n = pos[0], 0
+            for p in pos:   # the densest stretch of hits
+                k = sum(1 for q in pos if p <= q < p + size // 2)
+                if k > best_n:
+                    best, best_n = p, k
+            lo = max(0, best - size // 4)
+        spans = sentence_spans(psg.text, 0, n, max_len=60)
+        start = lo
+        for a, b in spans:
+            if a <= lo < b:
+                start = a if anchor is None else min(lo, a) if lo - a <= 40 else lo
+                break
+        end = min(n, start + size)
+        for a, b in spans:
+            if a < end <= b:
+                end = b if b - start <= size * 1.3 else end
+                break
+        if n - end < size // 4:
+            end = n
+        return start, end
+
+
+def _term_groups(folded: list[str]) -> list[int]:
+    """Index of the group each term belongs to: a term inside another chosen term joins its group."""
+    groups = list(range(len(folded)))
+    for i, a in enumerate(folded):
+        for j, b in enumerate(folded):
+            if i != j and a and a in b and len(a) < len(b):
+                groups[i] = groups[j]
+    return groups
+
+
+def _close(offs: list[tuple[int, int]], folded: list[str], window: int) -> bool:
+    """Do two different terms occur within ``window`` characters of each other?"""
+    offs = sorted(o for o in offs)
+    for i in range(len(offs)):
+        for j in range(i + 1, len(offs)):
+            if offs[j][0] - offs[i][0] > window:
+                break
+            if offs[j][1] != offs[i][1]:
+                return True
+    return False

@@ -1,0 +1,207 @@
+"""Step A: from the reader's modern words to the words the Vinaya uses.
+
+「赶出僧团」 must become 滅擯 不共住 擯出; 「拿钱」 must become 捉錢 金銀.
+This is a vocabulary gap, not a synonym problem, and a wrong term fails
+quietly: the passages found are near the topic and the answer still reads
+well.  So the chosen terms are always shown, with where each came from, and
+the reader can edit them.
+
+Without a model the bridge is the glossary in resources/glossary.json.  A
+question is matched after simplified/traditional folding, tolerating small
+wording differences ('*' gaps, near-complete bigram overlap).  Classical
+words the reader typed directly are kept too.  Words that occur in a large
+share of all passages (比丘 僧 佛 戒 律 …, decided by corpus frequency) rank
+nothing and are never used alone.  A question about how grave an offence is
+gets the offence class named exactly.
+"""
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass, field
+
+from .normalize import simplify
+from .paths import load_resource_json
+from .redline import Refusal, check as redline_check
+
+CATEGORIES = ("戒相", "戒体", "羯磨", "僧制", "史传", "超范围")
+MAX_TERMS = 6
+GENERIC_SHARE = 0.15         # a term in more than this share of passages is too common to rank anything
+# Words that frame almost every question (「出家人能不能…」) and say nothing of its topic.
+FRAMING = {"出家", "出家人", "比丘", "比丘尼", "和尚", "和上", "沙門", "僧人", "弟子", "居士", "師父", "佛法",
+           "戒律", "律典", "佛教", "寺院", "僧團"}
+GRAVITY = re.compile(r"算不算|算不算是|犯什么罪|什么罪|何罪|罪名|多重|重罪|轻罪|最重|严重|罪过|犯戒吗|犯不犯|算犯|"
+                     r"犯了什么|哪一篇|哪一聚|罪有多|是不是犯|会不会犯|犯戒了吗|算破戒")
+CATEGORY_CUES = [
+    ("史传", re.compile(r"为什么要?制定|为何制|制戒的?(原因|因缘|缘起)|第一个|最早|历史|结集|部派|起源|由来|谁制定|当初")),
+    ("戒体", re.compile(r"戒体|得戒的?(本质|是什么)|无作|无表|戒的本质")),
+    ("羯磨", re.compile(r"受戒|羯磨|忏悔|布萨|说戒|安居|结夏|自恣|结界|仪式|程序|怎么受|灭诤|调解")),
+]
+
+
+@dataclass
+class Term:
+    text: str                 # as the corpus writes it (traditional)
+    source: str               # glossary | question | offence | model | user
+    entry: str | None = None  # glossary entry it came from
+
+    def to_json(self) -> dict:
+        return {"text": self.text, "source": self.source, "entry": self.entry}
+
+
+@dataclass
+class Selection:
+    question: str
+    category: str
+    terms: list[Term] = field(default_factory=list)
+    entries: list[tuple[str, float]] = field(default_factory=list)   # matched glossary entries, best first
+    gravity: bool = False
+    refusal: Refusal | None = None
+    dropped: list[str] = field(default_factory=list)                   # too-common words left out
+
+    @property
+    def texts(self) -> list[str]:
+        return [t.text for t in self.terms]
+
+
+@dataclass(frozen=True)
+class Entry:
+    id: str
+    category: str
+    vernacular: tuple
+    terms: tuple
+    offence: tuple
+    patterns: tuple           # compiled vernacular patterns, simplified
+
+
+@functools.lru_cache(maxsize=1)
+def glossary() -> tuple[Entry, ...]:
+    data = load_resource_json("glossary.json")
+    out = []
+    for e in data["entries"]:
+        pats = tuple(_compile(v) for v in e["vernacular"] if v.strip())
+        out.append(Entry(e["id"], e["category"], tuple(e["vernacular"]), tuple(e["terms"]),
+                         tuple(e.get("offence") or ()), pats))
+    return tuple(out)
+
+
+def _compile(form: str) -> tuple[re.Pattern, str]:
+    s = simplify(form.strip())
+    rx = re.compile(".{0,4}".join(re.escape(part) for part in s.split("*")))
+    return rx, s.replace("*", "")
+
+
+def _bigrams(s: str) -> set[str]:
+    return {s[i:i + 2] for i in range(len(s) - 1)}
+
+
+def match_entries(question: str) -> list[tuple[Entry, float]]:
+    """Glossary entries the question touches, with a strength (longer, more forms: stronger)."""
+    q = simplify(question)
+    qbi = _bigrams(q)
+    found = []
+    for e in glossary():
+        best, n = 0.0, 0
+        for rx, plain in e.patterns:
+            if rx.search(q):
+                best, n = max(best, float(len(plain))), n + 1
+            elif len(plain) >= 4:
+                bi = _bigrams(plain)
+                if bi and len(bi & qbi) / len(bi) >= 0.75:
+                    best, n = max(best, 0.6 * len(plain)), n + 1
+        for t in e.terms:        # the reader may already use the classical word
+            if len(t) >= 2 and simplify(t) in q:
+                best, n = max(best, len(t) + 1.0), n + 1
+        if best >= 2:
+            found.append((e, best + 0.5 * (n - 1)))
+    found.sort(key=lambda x: -x[1])
+    return found
+
+
+@functools.lru_cache(maxsize=1)
+def _vocabulary() -> tuple[str, ...]:
+    """Classical words the app knows (glossary terms and clue keys), longest first."""
+    from .clues import clue_table
+    words = {t for e in glossary() for t in e.terms + e.offence}
+    words |= {k for c in clue_table() for k in c.keys}
+    return tuple(sorted(words, key=lambda w: (-len(w), w)))
+
+
+def select(question: str, df_share=None) -> Selection:
+    """Choose the terms for a question (no model).  ``df_share(term)`` gives a term's passage share."""
+    refusal = redline_check(question)
+    if refusal is not None:
+        return Selection(question, "超范围", refusal=refusal)
+    q = simplify(question)
+    entries = match_entries(question)
+    gravity = bool(GRAVITY.search(q))
+    terms: list[Term] = []
+    seen: set[str] = set()
+
+    def add(text: str, source: str, entry: str | None = None) -> None:
+        key = simplify(text)
+        if key not in seen:
+            seen.add(key)
+            terms.append(Term(text, source, entry))
+
+    # classical words typed by the reader come first: they are what the reader means
+    framing = {simplify(w) for w in FRAMING}
+    for w in _vocabulary():
+        sw = simplify(w)
+        if len(w) >= 2 and sw in q and sw not in framing and not any(sw in simplify(t.text) for t in terms):
+            add(w, "question")
+    top = entries[:3]
+    for e, _ in top:
+        for t in e.terms:
+            add(t, "glossary", e.id)
+    if gravity:
+        for e, _ in top[:2]:
+            for t in e.offence:
+                add(t, "offence", e.id)
+    dropped = []
+    if df_share is not None:
+        specific = [t for t in terms if df_share(t.text) <= GENERIC_SHARE]
+        dropped = [t.text for t in terms if t not in specific]
+        terms = specific
+    terms = _cap(terms, gravity)
+    return Selection(question, classify(q, entries), terms, [(e.id, s) for e, s in entries[:5]],
+                     gravity, None, dropped)
+
+
+def _cap(terms: list[Term], gravity: bool) -> list[Term]:
+    """At most MAX_TERMS, keeping the reader's own words and (for gravity questions) the offence names."""
+    if len(terms) <= MAX_TERMS:
+        return terms
+    keep = [t for t in terms if t.source == "question" or (gravity and t.source == "offence")][:MAX_TERMS]
+    for t in terms:
+        if len(keep) >= MAX_TERMS:
+            break
+        if t not in keep:
+            keep.append(t)
+    return [t for t in terms if t in keep]
+
+
+def classify(q: str, entries: list[tuple[Entry, float]]) -> str:
+    """戒相 / 戒体 / 羯磨 / 僧制 / 史传 from cue words, else from the glossary entries matched."""
+    for cat, rx in CATEGORY_CUES:
+        if rx.search(q):
+            return cat
+    votes: dict[str, float] = {}
+    for e, s in entries[:3]:
+        votes[e.category] = votes.get(e.category, 0) + s
+    return max(votes, key=votes.get) if votes else "戒相"
+
+
+def user_terms(question: str, texts: list[str]) -> Selection:
+    """The reader edited the terms: use exactly these (red lines still apply)."""
+    refusal = redline_check(question)
+    if refusal is not None:
+        return Selection(question, "超范围", refusal=refusal)
+    q = simplify(question)
+    clean = []
+    for t in texts:
+        t = t.strip()
+        if t and t not in clean:
+            clean.append(t)
+    return Selection(question, classify(q, match_entries(question)), [Term(t, "user") for t in clean],
+                     gravity=bool(GRAVITY.search(q)))
