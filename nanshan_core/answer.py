@@ -42,7 +42,7 @@ class _Pick:
 def best_sentence(m: Material, folded_terms: list[str], weights: list[float], fold) -> _Pick:
     """The sentence of a material that carries the most term weight (ties: the earlier one)."""
     best = None
-    for a, b in _sentences(m.text):
+    for a, b in _sentences(m.text, m.breaks):
         sent = m.text[a:b].strip()
         if not sent:
             continue
@@ -53,12 +53,16 @@ def best_sentence(m: Material, folded_terms: list[str], weights: list[float], fo
     return best or _Pick(m, m.text[:MAX_QUOTE], 0.0)
 
 
-def _sentences(text: str) -> list[tuple[int, int]]:
-    """Sentences, a short one (under 8 characters) joined to the next so a quote says something."""
-    spans = sentence_spans(text, max_len=MAX_QUOTE)
+def _sentences(text: str, breaks: list[int] = ()) -> list[tuple[int, int]]:
+    """Sentences, never across a paragraph break; a short one joined to the next in its paragraph."""
+    spans = []
+    bounds = [0, *sorted(b for b in breaks if 0 < b < len(text)), len(text)]
+    for lo, hi in zip(bounds, bounds[1:]):
+        spans.extend((a, b) for a, b in sentence_spans(text, lo, hi, max_len=MAX_QUOTE))
+    starts = set(bounds)
     out: list[list[int]] = []
     for a, b in spans:
-        if out and out[-1][1] - out[-1][0] < 8 and b - out[-1][0] <= MAX_QUOTE:
+        if out and a not in starts and out[-1][1] - out[-1][0] < 8 and b - out[-1][0] <= MAX_QUOTE:
             out[-1][1] = b
         else:
             out.append([a, b])

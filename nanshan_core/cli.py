@@ -244,6 +244,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("已中断", file=sys.stderr)
         return 130
+    except BrokenPipeError:          # output piped into head/less and closed early
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":

@@ -74,10 +74,12 @@ class RawLines:
         return []
 
     def holds(self, coord: str, quote: str) -> bool:
-        """Does the line at ``coord`` hold the first character of ``quote`` (continuing onto later lines)?"""
-        q = re.sub(r"[\s\u3000]+", "", quote)
-        q = re.split(r"…+|\.{3,}", q)[0]
-        lines = self.lines_from(coord, count=2 + len(q) // 10)
+        """Does the line at ``coord`` hold the first character of ``quote`` (continuing onto later lines)?
+
+        Spaces and line breaks are ignored on both sides, as in verification."""
+        squeeze = re.compile(r"[\s\u3000]+")
+        q = re.split(r"…+|\.{3,}|⋯+", squeeze.sub("", quote))[0]
+        lines = [squeeze.sub("", t) for t in self.lines_from(coord, count=60)]
         if not lines or not q:
             return False
         joined = "".join(lines)

@@ -316,6 +316,19 @@ class Pack:
         return self.db.execute('SELECT passage, start, "end" FROM passage_of_record WHERE record=? '
                                "ORDER BY start", (rid,)).fetchall()
 
+    def page_lines(self, canon: str, vol: int, page: int) -> list[str]:
+        """Coordinates of every line printed on one page of a volume, of whichever works are on it
+        (a work can begin mid-page): the reader's page locator draws the page from these."""
+        works = [r[0] for r in self.db.execute(
+            "SELECT DISTINCT work FROM fascicles WHERE vol=? AND work LIKE ?", (vol, f"{canon}%"))]
+        out: list[str] = []
+        for work in works:
+            head = f"{canon}{vol:02d}n{work[len(canon):]}_p"
+            out += [r[0] for r in self.db.execute(
+                "SELECT coord FROM lines WHERE coord >= ? AND coord < ? ORDER BY id",
+                (f"{head}{page:04d}", f"{head}{page + 1:04d}"))]
+        return out
+
     def gaiji(self) -> dict[str, dict]:
         rows = self.db.execute("SELECT char, cb, unicode, normal, composition FROM gaiji")
         return {r[0]: {"cb": r[1], "unicode": r[2], "normal": r[3], "composition": r[4]} for r in rows}

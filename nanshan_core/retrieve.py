@@ -63,6 +63,7 @@ class Material:
     source: str          # search | clue | link
     score: float = 0.0
     terms: list = field(default_factory=list)
+    breaks: list = field(default_factory=list)   # offsets in text where a new paragraph begins
 
     def to_json(self) -> dict:
         return {"n": self.n, "work": self.work, "title": self.title, "layer": self.layer,
@@ -246,6 +247,16 @@ class Retriever:
                     if linked > ranking.get(dst, (0.0,))[0]:
                         ranking[dst] = (linked, "link")
 
+    def material_at(self, coord: str, n: int = 1, source: str = "clue") -> Material:
+        """The material that begins at a printed line (as the clue table uses it)."""
+        line = self.pack.line(coord)
+        hit = self.doc_at_line(line.id)
+        if hit is None:
+            raise LookupError(f"{coord} 上没有可检索的正文")
+        m = self._material(hit[0], source, 0.0, [], [], hit[1])
+        m.n = n
+        return m
+
     def _work_cap(self, work: str) -> int:
         return self.quotas.per_work.get(work, self.quotas.default_per_work)
 
@@ -307,8 +318,9 @@ class Retriever:
         rid, _ = psg.record_at(start)
         para_id = self.pack.record(rid).para_id
         work = self.pack.works[c.work]
+        breaks = [base - start for base, _, _ in psg.pieces if start < base < end]
         return Material(0, c.layer, c.work, work["short"], c.juan, c.fascicle, c.id, para_id, start, end,
-                        text, coord_at(self.pack, c.id, start), source, round(score, 3), found)
+                        text, coord_at(self.pack, c.id, start), source, round(score, 3), found, breaks)
 
     def _window(self, psg: PassageRow, folded_terms: list[str], anchor: int | None) -> tuple[int, int]:
         """A sentence-aligned window of about Quotas.window characters around the hits (or a clue line)."""

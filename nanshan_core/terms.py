@@ -17,15 +17,18 @@ gets the offence class named exactly.
 from __future__ import annotations
 
 import functools
+import math
 import re
 from dataclasses import dataclass, field
 
 from .normalize import simplify
 from .paths import load_resource_json
 from .redline import Refusal, check as redline_check
+from .text import is_word_char
 
 CATEGORIES = ("戒相", "戒体", "羯磨", "僧制", "史传", "超范围")
-MAX_TERMS = 6
+MAX_TERMS = 7
+ENTRY_SHARES = (4, 2, 1)      # terms taken from the best, second and third glossary entries
 GENERIC_SHARE = 0.15         # a term in more than this share of passages is too common to rank anything
 # Words that frame almost every question (「出家人能不能…」) and say nothing of its topic.
 FRAMING = {"出家", "出家人", "比丘", "比丘尼", "和尚", "和上", "沙門", "僧人", "弟子", "居士", "師父", "佛法",
@@ -92,29 +95,114 @@ def _compile(form: str) -> tuple[re.Pattern, str]:
 
 
 def _bigrams(s: str) -> set[str]:
-    return {s[i:i + 2] for i in range(len(s) - 1)}
+    return {s[i:i + 2] for i in range(len(s) - 1) if is_word_char(s[i]) and is_word_char(s[i + 1])}
+
+
+# Phrases naming the asker's subject rather than the topic: removed before matching, so that
+# 「出家人…」 does not match 出家 (ordination) nor 家人 (relatives).
+_FRAME_PHRASES = re.compile(r"出家人|出家众|出家师父|出家的人|出家僧人|出家僧|出家修行的人|师父们|师父|法师们|法师|"
+                            r"比丘们|僧人|和尚们|佛弟子|律典里|律典中|律里|律中|戒律上|按戒律|按照戒律|佛陀|佛教里|佛教")
+# Characters of modern phrasing (function words, pronouns, measure words, time and degree):
+# a bigram made only of these says nothing about the topic (一次 多久 一样 当初 人要).
+_FUNCTION_CHARS = set("的了是在有不没要能可以会吗呢吧啊就都也还又再很太最更一二两个这那些什么怎么样为因所如果但而且"
+                      "与和及或把被给让对向从到自己别人们他她它我你您当初以后之前时候次多久少几点儿得地着过来去上下中里"
+                      "外前后左右大小好坏算该应当需须得想说做用拿回起看到成像")
+
+
+def _content(b: str) -> bool:
+    return not (b[0] in _FUNCTION_CHARS and b[1] in _FUNCTION_CHARS)
+
+
+def frame_spans(q: str) -> list[tuple[int, int]]:
+    return [m.span() for m in _FRAME_PHRASES.finditer(q)]
+
+
+def _inside(span: tuple[int, int], frames: list[tuple[int, int]]) -> bool:
+    return any(a <= span[0] and span[1] <= b for a, b in frames)
+
+
+def strip_frame(q: str) -> str:
+    return _FRAME_PHRASES.sub("，", q)
+
+
+@functools.lru_cache(maxsize=1)
+def _bigram_index() -> tuple[dict, dict]:
+    """Each entry's vernacular bigrams, and each bigram's weight (rarer across entries: heavier)."""
+    per_entry: dict[str, set] = {}
+    for e in glossary():
+        bis = set()
+        for _, plain in e.patterns:
+            bis |= _bigrams(plain)
+        per_entry[e.id] = {b for b in bis if _content(b)}
+    df: dict[str, int] = {}
+    for bis in per_entry.values():
+        for b in bis:
+            df[b] = df.get(b, 0) + 1
+    n = max(1, len(per_entry))
+    idf = {b: math.log(1 + n / d) for b, d in df.items()}
+    return per_entry, idf
+
+
+def _loose_match(form: str, q: str, frames: list[tuple[int, int]]) -> float:
+    """A form of 3+ characters found in order with a few characters between (跟师父学 in 跟着师父学)."""
+    if len(form) < 3:
+        return 0.0
+    start = q.find(form[0])
+    while start != -1:
+        pos, gaps = start, 0
+        for ch in form[1:]:
+            nxt = q.find(ch, pos + 1)
+            if nxt == -1 or nxt - pos > 3:
+                break
+            gaps += nxt - pos - 1
+            pos = nxt
+        else:
+            if gaps <= 3 and not _inside((start, pos + 1), frames):
+                return len(form) - 0.5 * gaps
+        start = q.find(form[0], start + 1)
+    return 0.0
 
 
 def match_entries(question: str) -> list[tuple[Entry, float]]:
-    """Glossary entries the question touches, with a strength (longer, more forms: stronger)."""
+    """Glossary entries the question touches, strongest first.
+
+    A whole vernacular form found in the question (gaps '*' allowed) counts its
+    length; beyond that, the distinctive bigrams an entry's forms share with the
+    question count by how rare they are among all entries — so 「宣称自己已经开悟」
+    meets the form 自称开悟 through 开悟, while 能不/不能 count for nothing.
+    """
     q = simplify(question)
-    qbi = _bigrams(q)
+    frames = frame_spans(q)
+    qbi = {q[i:i + 2] for i in range(len(q) - 1)
+           if is_word_char(q[i]) and is_word_char(q[i + 1]) and not _inside((i, i + 2), frames)}
+    per_entry, idf = _bigram_index()
     found = []
     for e in glossary():
-        best, n = 0.0, 0
+        exact: dict[str, float] = {}
         for rx, plain in e.patterns:
-            if rx.search(q):
-                best, n = max(best, float(len(plain))), n + 1
-            elif len(plain) >= 4:
-                bi = _bigrams(plain)
-                if bi and len(bi & qbi) / len(bi) >= 0.75:
-                    best, n = max(best, 0.6 * len(plain)), n + 1
+            for m in rx.finditer(q):
+                if not _inside(m.span(), frames):
+                    exact[plain] = float(len(plain))
+                    break
+            else:
+                loose = _loose_match(plain, q, frames)
+                if loose:
+                    exact[plain] = loose
         for t in e.terms:        # the reader may already use the classical word
-            if len(t) >= 2 and simplify(t) in q:
-                best, n = max(best, len(t) + 1.0), n + 1
-        if best >= 2:
-            found.append((e, best + 0.5 * (n - 1)))
+            st = simplify(t)
+            k = q.find(st)
+            if len(st) >= 2 and k >= 0 and not _inside((k, k + len(st)), frames):
+                exact[st] = len(st) + 1.0
+        exact_score = sum(sorted(exact.values(), reverse=True)[:3])
+        shared = per_entry[e.id] & qbi
+        fuzzy = sum(idf[b] for b in shared)
+        score = exact_score + 0.5 * fuzzy
+        if exact_score >= 2 or (len(shared) >= 2 and fuzzy >= 6.0):
+            found.append((e, round(score, 2)))
     found.sort(key=lambda x: -x[1])
+    if found:
+        top = found[0][1]
+        found = [(e, s) for e, s in found if s >= 0.4 * top]
     return found
 
 
@@ -151,8 +239,8 @@ def select(question: str, df_share=None) -> Selection:
         if len(w) >= 2 and sw in q and sw not in framing and not any(sw in simplify(t.text) for t in terms):
             add(w, "question")
     top = entries[:3]
-    for e, _ in top:
-        for t in e.terms:
+    for (e, _), share in zip(top, ENTRY_SHARES):
+        for t in e.terms[:share]:
             add(t, "glossary", e.id)
     if gravity:
         for e, _ in top[:2]:

@@ -49,27 +49,28 @@ def coord_at(pack: Pack, passage_id: int, offset: int) -> str:
 
 
 def find(quote: str, text: str) -> int | None:
-    """Offset of ``quote`` in ``text``: exact characters; spaces and line breaks in the quote ignored;
-    a quote elided with …… must have all its parts, in order, in the text."""
-    q = _IGNORED.sub("", quote or "")
-    if not q:
-        return None
-    parts = [p for p in _ELLIPSIS.split(q) if p]
+    """Offset in ``text`` where ``quote`` begins, character for character as CBETA has it.
+
+    Spaces and line breaks are ignored on both sides (a writer may break a quote
+    across lines; CBETA has full-width spaces inside some lines); a quote elided
+    with …… must have all its parts, in order, in the text.
+    """
+    parts = [p for p in _ELLIPSIS.split(_IGNORED.sub("", quote or "")) if p]
     if not parts:
         return None
-    first = text.find(parts[0])
+    keep = [i for i, ch in enumerate(text) if not _IGNORED.fullmatch(ch)]
+    squeezed = "".join(text[i] for i in keep)
+    first = squeezed.find(parts[0])
     while first != -1:
         pos = first + len(parts[0])
-        ok = True
         for part in parts[1:]:
-            pos = text.find(part, pos)
+            pos = squeezed.find(part, pos)
             if pos == -1:
-                ok = False
                 break
             pos += len(part)
-        if ok:
-            return first
-        first = text.find(parts[0], first + 1)
+        else:
+            return keep[first]
+        first = squeezed.find(parts[0], first + 1)
     return None
 
 

@@ -1,0 +1,277 @@
+"""The answer and the material cards as rich text for QTextBrowser.
+
+Rich text, not a widget per card: a pane of twenty cards is one document
+that scrolls, searches, selects and scales as one, and ``scrollToAnchor``
+moves to a card.  Everything a reader must be able to check stays visible on
+the card itself: the work and fascicle, the coordinate (a link to the
+reader), where the material came from (检索 / 线索 / 注释对应), the query
+terms highlighted, the sentence the pane quotes marked, and the verification
+level of that quote — 行级, 段级, or 「此处出处未通过核验」 in red.
+"""
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+
+from .citations import LEVEL_LABELS, MATERIAL_SOURCE_LABELS, SOURCE_LABELS, href
+from .theme import Palette
+
+_BARE_REF = re.compile(r"[（(]\s*材料\s*(\d+)\s*[)）]")
+_REF_AFTER = re.compile(r"\s*[（(]\s*材料\s*(\d+)\s*[)）]")
+_ELLIPSIS = re.compile(r"…+|\.{3,}|⋯+")
+
+TERM, QUOTE = 1, 2
+
+
+def esc(s: str) -> str:
+    return html.escape(s, quote=False)
+
+
+def attr(s: str) -> str:
+    return html.escape(s, quote=True)
+
+
+def text_html(text: str, forms: dict, pal: Palette) -> str:
+    """Escaped corpus text; rare characters get their display form (never a box) and a tooltip."""
+    if not forms or not any(ch in forms for ch in text):
+        return esc(text)
+    out = []
+    for ch in text:
+        g = forms.get(ch)
+        if g is None:
+            out.append(esc(ch))
+        else:
+            style = f"color:{pal.rare_fg};" + ("font-size:small;" if g.composed else "")
+            out.append(f'<span style="{style}" title="{attr(g.tooltip)}">{esc(g.form)}</span>')
+    return "".join(out)
+
+
+# -- marking terms and the quoted sentence -------------------------------------------------
+
+def term_spans(text: str, terms: list[str], fold, fold_query) -> list[tuple[int, int]]:
+    """Where the chosen terms occur, matched as the index matches them (folded), shown as written."""
+    folded = fold(text)
+    spans = []
+    for t in terms:
+        f = fold_query(t)
+        if not f:
+            continue
+        start = folded.find(f)
+        while start != -1:
+            spans.append((start, start + len(f)))
+            start = folded.find(f, start + 1)
+    return spans
+
+
+def quote_spans(quote: str, text: str, offset: int | None) -> list[tuple[int, int]]:
+    """The characters of ``text`` a verified quote stands for (spaces and elisions allowed)."""
+    q = "".join((quote or "").split())
+    if offset is None or not q:
+        return []
+    spans = []
+    pos = offset
+    for part in (p for p in _ELLIPSIS.split(q) if p):
+        rx = re.compile(r"\s*".join(re.escape(ch) for ch in part))
+        m = rx.search(text, pos)
+        if m is None:
+            break
+        spans.append((m.start(), m.end()))
+        pos = m.end()
+    return spans
+
+
+def marked_html(text: str, terms: list[tuple[int, int]], quotes: list[tuple[int, int]],
+                forms: dict, pal: Palette) -> str:
+    flags = [0] * len(text)
+    for a, b in terms:
+        for i in range(a, min(b, len(text))):
+            flags[i] |= TERM
+    for a, b in quotes:
+        for i in range(a, min(b, len(text))):
+            flags[i] |= QUOTE
+    out = []
+    i = 0
+    while i < len(text):
+        j = i
+        while j < len(text) and flags[j] == flags[i]:
+            j += 1
+        out.append(_run(text[i:j], flags[i], forms, pal))
+        i = j
+    return "".join(out)
+
+
+def _run(s: str, flag: int, forms: dict, pal: Palette) -> str:
+    body = text_html(s, forms, pal)
+    styles = []
+    if flag & QUOTE:
+        styles.append(f"background-color:{pal.quote_bg}; text-decoration: underline; "
+                      f"text-decoration-color:{pal.quote_line};")
+    if flag & TERM:
+        styles.append(f"background-color:{pal.term_bg}; color:{pal.term_fg}; font-weight:bold;")
+    if not styles:
+        return body
+    return f'<span style="{" ".join(styles)}">{body}</span>'
+
+
+# -- the answer text -----------------------------------------------------------------------
+
+@dataclass
+class Cite:
+    citation: object
+    n_written: int | None     # the material number the answer text wrote
+
+
+def answer_parts(text: str, citations: list) -> list:
+    """The answer split into plain strings and Cite parts, in order.
+
+    A quote is matched with the citation verification made of it, so the
+    coordinate shown beside it is the one code computed, and a corrected
+    material number is visible as such.
+    """
+    parts: list = []
+    pos = 0
+    for c in citations:
+        if not c.quote:
+            continue
+        key = f"「{c.quote}」"
+        at = text.find(key, pos)
+        if at == -1:
+            continue
+        end = at + len(key)
+        m = _REF_AFTER.match(text, end)
+        n_written = int(m.group(1)) if m else None
+        if m:
+            end = m.end()
+        if at > pos:
+            parts.append(text[pos:at])
+        parts.append(Cite(c, n_written))
+        pos = end
+    if pos < len(text):
+        parts.append(text[pos:])
+    return parts
+
+
+def level_html(c, pal: Palette) -> str:
+    color = {"line": pal.ok, "paragraph": pal.paragraph}.get(c.level, pal.unverified)
+    label = LEVEL_LABELS.get(c.level, c.level)
+    return f'<span style="color:{color}; font-weight:bold;">〔{label}〕</span>'
+
+
+def coord_link(coord: str, pal: Palette) -> str:
+    return f'<a href="{attr(href("coord", coord))}" style="color:{pal.link};">{esc(coord)}</a>'
+
+
+def mat_link(n: int, pal: Palette) -> str:
+    return f'<a href="{href("mat", n)}" style="color:{pal.link};">材料{n}</a>'
+
+
+def _plain_html(s: str, pal: Palette) -> str:
+    out, pos = [], 0
+    for m in _BARE_REF.finditer(s):
+        out.append(esc(s[pos:m.start()]))
+        out.append(f"（{mat_link(int(m.group(1)), pal)}）")
+        pos = m.end()
+    out.append(esc(s[pos:]))
+    return "".join(out)
+
+
+def cite_html(part: Cite, forms: dict, pal: Palette, copy_index: int | None = None) -> str:
+    c = part.citation
+    quote = f"「{text_html(c.quote, forms, pal)}」"
+    if c.level == "unverified":
+        quote = f'<span style="color:{pal.unverified};">{quote}</span>'
+    bits = [quote]
+    if c.material is not None:
+        bits.append(f"（{mat_link(c.material, pal)}）")
+    if c.corrected_from:
+        bits.append(f'<small style="color:{pal.muted};">（原写材料{c.corrected_from}，核验时更正）</small>')
+    if c.coord:
+        bits.append(" " + coord_link(c.coord, pal))
+    bits.append(" " + level_html(c, pal))
+    if copy_index is not None:
+        bits.append(f' <a href="{href("copyanswer", copy_index)}" style="color:{pal.muted};"><small>复制引文</small></a>')
+    return "".join(bits)
+
+
+def answer_html(result, forms: dict, pal: Palette) -> str:
+    """The answer text, line by line; headings bold, every quote with its checked coordinate."""
+    a = result.answer
+    parts = answer_parts(a.text, a.citations)
+    cite_index = {id(c): i for i, c in enumerate(a.citations)}
+    pieces = []
+    for part in parts:
+        if isinstance(part, Cite):
+            pieces.append(cite_html(part, forms, pal, cite_index.get(id(part.citation))))
+        else:
+            pieces.append(_plain_html(part, pal))
+    body = "".join(pieces)
+    lines = []
+    for line in body.split("\n"):
+        if line.startswith("【"):
+            lines.append(f'<p style="margin-top:8px; margin-bottom:2px;"><b>{line}</b></p>')
+        elif line.strip():
+            lines.append(f'<p style="margin-top:0px; margin-bottom:3px;">{line}</p>')
+    if result.notes:
+        lines += [f'<p style="color:{pal.muted};">{esc(n)}</p>' for n in result.notes]
+    return "".join(lines)
+
+
+def refusal_html(result, pal: Palette) -> str:
+    reply = result.selection.refusal.reply
+    return (f'<p style="margin-top:6px;"><b>此问不作回答。</b></p>'
+            f'<p style="color:{pal.text};">{esc(reply)}</p>')
+
+
+def message_html(text: str, pal: Palette, muted: bool = True) -> str:
+    return f'<p style="color:{pal.muted if muted else pal.text};">{esc(text)}</p>'
+
+
+# -- the cards -----------------------------------------------------------------------------
+
+def card_html(m, cits: list, terms: list[str], fold, fold_query, forms: dict, pal: Palette,
+              focused: bool = False) -> str:
+    tspans = term_spans(m.text, terms, fold, fold_query)
+    qspans = [s for c in cits if c.level == "line" for s in quote_spans(c.quote, m.text, c.offset)]
+    border = pal.focus_border if focused else pal.card_border
+    width = 3 if focused else 1
+    source = MATERIAL_SOURCE_LABELS.get(m.source, m.source)
+    source_color = {"clue": pal.clue, "link": pal.link_source}.get(m.source, pal.muted)
+    head = (f'<b>[{m.n}]</b> 《{esc(m.title)}》卷{m.juan}　{coord_link(m.start_coord, pal)}'
+            f'　<span style="color:{source_color}; font-weight:bold;">{source}</span>')
+    verdicts = [_verdict_html(m.n, k, c, forms, pal) for k, c in enumerate(cits)]
+    if not verdicts:
+        verdicts = [f'<span style="color:{pal.muted};">本材料未被引用</span>']
+    return (f'<a name="m{m.n}"></a>'
+            f'<table width="100%" cellspacing="0" cellpadding="8" bgcolor="{pal.card_bg}" '
+            f'style="border-style:solid; border-width:{width}px; border-color:{border}; margin-bottom:10px;">'
+            f'<tr><td>'
+            f'<p style="margin:0px;">{head}</p>'
+            f'<p style="margin-top:6px; margin-bottom:6px;">{marked_html(m.text, tspans, qspans, forms, pal)}</p>'
+            + "".join(f'<p style="margin:0px;">{v}</p>' for v in verdicts) +
+            '</td></tr></table>')
+
+
+def _verdict_html(n: int, k: int, c, forms: dict, pal: Palette) -> str:
+    copy = f'<a href="{href("copy", f"{n}.{k}")}" style="color:{pal.link};">复制引文</a>'
+    if c.level == "line":
+        return f"引文 {level_html(c, pal)} {coord_link(c.coord, pal)}　{copy}"
+    if c.level == "paragraph":
+        return f"引文 {level_html(c, pal)} {coord_link(c.coord, pal)}（该段起始行）　{copy}"
+    return (f'<span style="color:{pal.unverified}; font-weight:bold;">此处出处未通过核验</span>：'
+            f'<span style="color:{pal.unverified};">「{text_html(c.quote, forms, pal)}」</span>　{copy}')
+
+
+def pane_html(materials: list, citations: list, terms: list[str], fold, fold_query, forms: dict,
+              pal: Palette, focus: int | None = None) -> str:
+    if not materials:
+        return f'<p style="color:{pal.muted};">本层没有检索到材料。</p>'
+    by_material: dict[int, list] = {}
+    for c in citations:
+        by_material.setdefault(c.material, []).append(c)
+    return "".join(card_html(m, by_material.get(m.n, []), terms, fold, fold_query, forms, pal, m.n == focus)
+                   for m in materials)
+
+
+def terms_text(selection) -> str:
+    return "、".join(f"{t.text}（{SOURCE_LABELS.get(t.source, t.source)}）" for t in selection.terms)

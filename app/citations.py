@@ -1,0 +1,46 @@
+"""Words and formats the window shares: link addresses, labels, citation strings.
+
+Every link in the answer and the cards is an address of our own
+(``coord:T40n1805_p0345b14``, ``mat:5``, ``copy:5``) handled by the window,
+never opened by Qt as a URL, so a click can only ever open the reader, move
+to a card or copy a citation.
+"""
+from __future__ import annotations
+
+from nanshan_core import coords
+
+SOURCE_LABELS = {"glossary": "词表", "question": "问句", "offence": "罪名", "user": "自定", "model": "模型"}
+LEVEL_LABELS = {"line": "行级", "paragraph": "段级", "unverified": "此处出处未通过核验"}
+MATERIAL_SOURCE_LABELS = {"clue": "线索", "link": "注释对应", "search": "检索"}
+LAYER_TITLES = {"vinaya": "律本", "daoxuan": "道宣", "yuanzhao": "元照"}
+
+
+def href(kind: str, value) -> str:
+    return f"{kind}:{value}"
+
+
+def parse_href(url: str) -> tuple[str, str]:
+    kind, _, value = url.partition(":")
+    return kind, value
+
+
+def cbeta_ref(coord: str | None) -> str | None:
+    """``CBETA, T40, no. 1805, p. 345b14`` for a canonical coordinate."""
+    if not coord:
+        return None
+    return coords.parse(coord).cbeta()
+
+
+def cbeta_citation(quote: str, coord: str | None, level: str = "line") -> str:
+    """「quote」(CBETA, T40, no. 1805, p. 345b14) — the form a handout or an essay quotes."""
+    q = "".join((quote or "").split())
+    if level == "unverified" or not coord:
+        return f"「{q}」（此处出处未通过核验）"
+    ref = f"({cbeta_ref(coord)})"
+    if level == "paragraph":
+        ref += "（段级：坐标为该段起始行）"
+    return f"「{q}」{ref}"
+
+
+def human(coord: str) -> str:
+    return coords.parse(coord).human()

@@ -1,0 +1,123 @@
+"""The answer view and the three layer panes (律本 / 道宣 / 元照).
+
+Each is a QTextBrowser showing a document built in answer_html; links are
+our own addresses and are handed to the window instead of being followed.
+Font scaling changes the document's default font, so the whole pane — card
+text, headings, small print — scales together.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint, Signal
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QLabel, QTextBrowser, QVBoxLayout, QWidget
+
+from . import answer_html as ah
+from .citations import LAYER_TITLES, parse_href
+from .theme import Palette
+
+
+class TextPane(QTextBrowser):
+    linkActivated = Signal(str, str)      # kind, value
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setOpenLinks(False)
+        self.setOpenExternalLinks(False)
+        self.anchorClicked.connect(lambda url: self.linkActivated.emit(*parse_href(url.toString())))
+
+    def set_text_font(self, font: QFont) -> None:
+        self.setFont(font)
+        self.document().setDefaultFont(font)
+
+    def anchor_position(self, target: str) -> int | None:
+        """Document position of the first link to ``target`` (used to click it in tests and benches)."""
+        block = self.document().begin()
+        while block.isValid():
+            it = block.begin()
+            while not it.atEnd():
+                frag = it.fragment()
+                if frag.charFormat().anchorHref() == target:
+                    return frag.position() + min(1, frag.length() - 1)
+                it += 1
+            block = block.next()
+        return None
+
+    def link_point(self, target: str):
+        """Viewport point of a link, scrolling it into view first; None if there is no such link."""
+        pos = self.anchor_position(target)
+        if pos is None:
+            return None
+        cursor = self.textCursor()
+        cursor.setPosition(pos)
+        self.setTextCursor(cursor)
+        self.ensureCursorVisible()
+        rect = self.cursorRect(cursor)
+        return rect.center() + QPoint(2, 0)
+
+    def link_targets(self, kind: str) -> list[str]:
+        out = []
+        block = self.document().begin()
+        while block.isValid():
+            it = block.begin()
+            while not it.atEnd():
+                h = it.fragment().charFormat().anchorHref()
+                if h.startswith(kind + ":") and h not in out:
+                    out.append(h)
+                it += 1
+            block = block.next()
+        return out
+
+
+class LayerPane(QWidget):
+    """One layer: a title with the count, and the cards of its materials."""
+
+    def __init__(self, layer: str, parent=None):
+        super().__init__(parent)
+        self.layer = layer
+        self.title = QLabel(LAYER_TITLES[layer])
+        self.title.setObjectName("paneTitle")
+        self.view = TextPane()
+        self.view.setObjectName(f"pane_{layer}")
+        self.materials: list = []
+        self.citations: list = []
+        self._render_args = None
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(2)
+        lay.addWidget(self.title)
+        lay.addWidget(self.view, 1)
+
+    def show_materials(self, materials: list, citations: list, terms: list[str], session, pal: Palette,
+                       focus: int | None = None) -> None:
+        self.materials, self.citations = materials, citations
+        self._render_args = (terms, session)
+        self.title.setText(f"{LAYER_TITLES[self.layer]}（{len(materials)}）" if materials
+                           else LAYER_TITLES[self.layer])
+        self.view.setHtml(ah.pane_html(materials, citations, terms, session.fold, session.fold_query,
+                                       session.forms, pal, focus))
+
+    def rerender(self, pal: Palette, focus: int | None = None) -> None:
+        if self._render_args is not None:
+            terms, session = self._render_args
+            bar = self.view.verticalScrollBar().value()
+            self.show_materials(self.materials, self.citations, terms, session, pal, focus)
+            self.view.verticalScrollBar().setValue(bar)
+
+    def clear(self, note: str = "") -> None:
+        self.materials, self.citations, self._render_args = [], [], None
+        self.title.setText(LAYER_TITLES[self.layer])
+        self.view.setHtml(f"<p>{ah.esc(note)}</p>" if note else "")
+
+    def has_material(self, n: int) -> bool:
+        return any(m.n == n for m in self.materials)
+
+    def citation(self, n: int, k: int):
+        cits = [c for c in self.citations if c.material == n]
+        return cits[k] if 0 <= k < len(cits) else None
+
+    def focus_material(self, n: int, pal: Palette) -> None:
+        self.rerender(pal, focus=n)
+        self.view.scrollToAnchor(f"m{n}")
+
+    def card_text(self) -> str:
+        return self.view.toPlainText()

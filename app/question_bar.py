@@ -1,0 +1,68 @@
+"""The question box: type, press Enter, see that the app is working.
+
+The box keeps what was typed while the answer is being computed, and every
+question asked goes into the history (saved at once) and its drop-down.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
+
+PLACEHOLDER = "用白话提问，例如：什么情况下会被赶出僧团？"
+
+
+class QuestionBar(QWidget):
+    askRequested = Signal(str)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.box = QComboBox()
+        self.box.setEditable(True)
+        self.box.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        self.box.setMaxVisibleItems(15)
+        self.box.lineEdit().setPlaceholderText(PLACEHOLDER)
+        self.box.lineEdit().setClearButtonEnabled(True)
+        self.box.lineEdit().returnPressed.connect(self._ask)
+        self.box.setToolTip("按回车提问；下拉可选以前问过的问题")
+        self.ask_button = QPushButton("提问")
+        self.ask_button.clicked.connect(self._ask)
+        self.busy = QProgressBar()
+        self.busy.setRange(0, 0)
+        self.busy.setMaximumWidth(120)
+        self.busy.setTextVisible(False)
+        self.busy.hide()
+        self.busy_label = QLabel()
+        self.busy_label.hide()
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.box, 1)
+        lay.addWidget(self.ask_button)
+        lay.addWidget(self.busy)
+        lay.addWidget(self.busy_label)
+
+    def text(self) -> str:
+        return self.box.currentText().strip()
+
+    def set_text(self, text: str) -> None:
+        self.box.setEditText(text)
+
+    def set_history(self, history: list[str]) -> None:
+        current = self.box.currentText()
+        self.box.blockSignals(True)
+        self.box.clear()
+        self.box.addItems(history)
+        self.box.setCurrentIndex(-1)
+        self.box.setEditText(current)
+        self.box.blockSignals(False)
+
+    def history(self) -> list[str]:
+        return [self.box.itemText(i) for i in range(self.box.count())]
+
+    def set_busy(self, busy: bool, text: str = "") -> None:
+        self.busy.setVisible(busy)
+        self.busy_label.setVisible(busy and bool(text))
+        self.busy_label.setText(text)
+        self.ask_button.setEnabled(not busy)
+
+    def _ask(self) -> None:
+        self.askRequested.emit(self.text())

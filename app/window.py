@@ -1,0 +1,610 @@
+"""The main window: ask, see the three layers, open any coordinate in the reader.
+
+Layout: a message line on top (errors and notices, in the window), then tabs —
+the first, 问答, holds the question box, the term chips, the answer and the
+three panes 律本 / 道宣 / 元照 side by side; every other tab is a fascicle in
+the reader.  A toolbar carries the jump box.  Questions run in the engine's
+single worker thread (the engine is read-only and thread-safe, one thread
+keeps answers in the order they were asked); the window stays live.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, Qt, Signal
+from PySide6.QtGui import QAction, QFont, QKeySequence
+from PySide6.QtWidgets import (QApplication, QFileDialog, QLabel, QLineEdit, QMainWindow, QMessageBox,
+                               QPushButton, QSplitter, QTabWidget, QToolBar, QVBoxLayout, QWidget)
+
+from nanshan_core import coords
+from nanshan_core.engine import check_question
+from nanshan_core.errors import NanshanError, QuestionError
+from nanshan_core.retrieve import LAYERS
+
+from . import answer_html as ah
+from . import handout
+from .bookmarks import BookmarksDock
+from .citations import cbeta_citation
+from .message_bar import MessageBar
+from .panes import LayerPane, TextPane
+from .question_bar import QuestionBar
+from .reader import ReaderTab
+from .term_chips import TermChips
+from .theme import DEFAULT_THEME, PRESENTATION_THEME, apply_theme, palette
+from .workers import Runner, Task
+
+BASE_TEXT_PT = 12.5
+READER_FACTOR = 1.2
+PRESENTATION_ZOOM = 1.6
+SCALE_STEP = 0.1
+SCALE_MIN, SCALE_MAX = 0.6, 3.0
+MAX_READER_TABS = 8
+JUMP_PLACEHOLDER = "坐标或引用，如 T40n1805_p0345b14、大正藏 40 345b14"
+
+
+class MainWindow(QMainWindow):
+    resultShown = Signal(object)
+    askFailed = Signal(str)
+    readyChanged = Signal(bool)
+    exported = Signal(str)
+    linePainted = Signal(str)          # a reader has painted its target line (benches and tests)
+
+    def __init__(self, session, fonts, parent=None):
+        super().__init__(parent)
+        self.session = session
+        self.userdata = session.userdata
+        self.fonts = fonts
+        self.setWindowTitle("南山问律")
+        self.runner = Runner(1, self)          # engine work, in order
+        self.export_runner = Runner(1, self)   # PDF printing
+        self.prefetch_runner = Runner(1, self)  # reading ahead the fascicles an answer cites
+        self.result = None
+        self.ready = False
+        self.pack_error: str | None = None
+        self.warm_ms: float | None = None
+        self._request = 0
+        self._asking = False
+        self.presenting = False
+        self._before_presentation: dict = {}
+        self.theme = palette(self.userdata.get("theme", DEFAULT_THEME)).name
+        self.font_scale = float(self.userdata.get("font_scale", 1.0) or 1.0)
+        self.session.forms          # decided here, in the GUI thread, where fonts may be asked
+        self._build_ui()
+        self._build_actions()
+        self._restore_geometry()
+        apply_theme(QApplication.instance(), self.theme)
+        self.apply_fonts()
+        if self.userdata.messages:
+            self.messages.error("\n".join(self.userdata.messages), tag="userdata")
+        self.question_bar.set_history(self.userdata.history)
+        self.question_bar.set_text(self.userdata.get("draft_question", "") or "")
+        self._warm_up()
+
+    # == building ==========================================================================
+    def _build_ui(self) -> None:
+        self.messages = MessageBar()
+        self.ask_page = self._build_ask_page()
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        self.tabs.setTabsClosable(True)
+        self.tabs.addTab(self.ask_page, "问答")
+        self.tabs.tabBar().setTabButton(0, self.tabs.tabBar().ButtonPosition.RightSide, None)
+        self.tabs.tabCloseRequested.connect(self._close_tab)
+        central = QWidget()
+        cl = QVBoxLayout(central)
+        cl.setContentsMargins(0, 0, 0, 0)
+        cl.setSpacing(0)
+        cl.addWidget(self.messages)
+        cl.addWidget(self.tabs, 1)
+        self.setCentralWidget(central)
+        self.bookmarks = BookmarksDock(self.userdata, self)
+        self.bookmarks.openRequested.connect(self.open_coord)
+        self.bookmarks.error.connect(self.messages.error)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.bookmarks)
+        self.bookmarks.hide()
+        self._build_toolbar()
+        self.status_label = QLabel()
+        self.statusBar().addPermanentWidget(self.status_label)
+
+    def _build_ask_page(self) -> QWidget:
+        """Question, terms, answer, and the three layers side by side under it."""
+        self.question_bar = QuestionBar()
+        self.question_bar.askRequested.connect(lambda q: self.ask(q))
+        self.chips = TermChips()
+        self.chips.reaskRequested.connect(self.reask)
+        self.chips.message.connect(self.notify)
+        self.answer_view = TextPane()
+        self.answer_view.setObjectName("answerView")
+        self.answer_view.linkActivated.connect(self.handle_link)
+        self.answer_view.setHtml(ah.message_html("在上面输入问题，按回车。答案只引 CBETA 原文，每句都附核验过的坐标。",
+                                                 self.pal()))
+        self.panes = {layer: LayerPane(layer) for layer in LAYERS}
+        layers = QSplitter(Qt.Orientation.Horizontal)
+        for pane in self.panes.values():
+            pane.view.linkActivated.connect(self.handle_link)
+            layers.addWidget(pane)
+        self.layer_splitter = layers
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.answer_view)
+        split.addWidget(layers)
+        split.setStretchFactor(0, 2)
+        split.setStretchFactor(1, 5)
+        split.setSizes([260, 520])
+        self.content_splitter = split
+        page = QWidget()
+        lay = QVBoxLayout(page)
+        lay.setContentsMargins(6, 6, 6, 6)
+        lay.addWidget(self.question_bar)
+        lay.addWidget(self.chips)
+        lay.addWidget(split, 1)
+        return page
+
+    def _build_toolbar(self) -> None:
+        self.jump_edit = QLineEdit()
+        self.jump_edit.setPlaceholderText(JUMP_PLACEHOLDER)
+        self.jump_edit.setClearButtonEnabled(True)
+        self.jump_edit.setMinimumWidth(300)
+        self.jump_edit.setMaximumWidth(460)
+        self.jump_edit.returnPressed.connect(self.jump)
+        jump_button = QPushButton("跳转")
+        jump_button.clicked.connect(self.jump)
+        self.toolbar = QToolBar("工具栏")
+        self.toolbar.setObjectName("mainToolbar")
+        self.toolbar.setMovable(False)
+        self.toolbar.addWidget(QLabel(" 跳到："))
+        self.toolbar.addWidget(self.jump_edit)
+        self.toolbar.addWidget(jump_button)
+        self.toolbar.addSeparator()
+        self.addToolBar(self.toolbar)
+
+    def _action(self, text: str, slot, shortcuts=(), checkable=False, tip: str = "") -> QAction:
+        act = QAction(text, self)
+        act.setCheckable(checkable)
+        keys: list[QKeySequence] = []
+        for spec in shortcuts:       # a key bound twice would be "ambiguous" and do nothing
+            seq = QKeySequence(spec)
+            if not seq.isEmpty() and seq not in keys:
+                keys.append(seq)
+        if keys:
+            act.setShortcuts(keys)
+        if tip:
+            act.setToolTip(tip)
+            act.setStatusTip(tip)
+        (act.toggled if checkable else act.triggered).connect(slot)
+        self.addAction(act)      # shortcuts keep working while menus and toolbars are hidden
+        return act
+
+    def _build_actions(self) -> None:
+        self.act_export_html = self._action("导出讲义（HTML）…", self.export_html_dialog, tip="把当前答案连同全部引文与坐标存为网页")
+        self.act_export_pdf = self._action("导出讲义（PDF）…", self.export_pdf_dialog, tip="把当前答案连同全部引文与坐标存为 PDF")
+        self.act_quit = self._action("退出", self.close, [QKeySequence.StandardKey.Quit])
+        self.act_zoom_in = self._action("放大字号", self.zoom_in, ["Ctrl+=", "Ctrl++", QKeySequence.StandardKey.ZoomIn])
+        self.act_zoom_out = self._action("缩小字号", self.zoom_out, ["Ctrl+-", QKeySequence.StandardKey.ZoomOut])
+        self.act_zoom_reset = self._action("复原字号", self.zoom_reset, ["Ctrl+0"])
+        self.act_present = self._action("演示模式", self.set_presentation, ["F11"], checkable=True,
+                                        tip="全屏、大字、高对比度，三层并排；Esc 退出")
+        self.act_leave = self._action("退出演示模式", lambda: self.set_presentation(False), ["Esc"])
+        self.act_leave.setEnabled(False)
+        self.act_contrast = self._action("高对比度", self._contrast_toggled, checkable=True)
+        self.act_contrast.setChecked(self.theme == "high_contrast")
+        self.act_bookmarks = self.bookmarks.toggleViewAction()
+        self.act_bookmarks.setText("书签")
+        self.act_bookmarks.setShortcut(QKeySequence("Ctrl+B"))
+        self.addAction(self.act_bookmarks)
+        self.act_jump = self._action("跳到坐标", self._focus_jump, ["Ctrl+G", "Ctrl+L"])
+        self.act_about = self._action("关于南山问律", self.about)
+        for act in (self.act_export_html, self.act_export_pdf):
+            act.setEnabled(False)
+        m = self.menuBar().addMenu("文件")
+        m.addActions([self.act_export_html, self.act_export_pdf])
+        m.addSeparator()
+        m.addAction(self.act_quit)
+        v = self.menuBar().addMenu("视图")
+        v.addActions([self.act_zoom_in, self.act_zoom_out, self.act_zoom_reset])
+        v.addSeparator()
+        v.addActions([self.act_present, self.act_contrast, self.act_bookmarks, self.act_jump])
+        self.menuBar().addMenu("帮助").addAction(self.act_about)
+        self.toolbar.addAction(self.act_bookmarks)
+        self.toolbar.addAction(self.act_export_html)
+        self.toolbar.addAction(self.act_export_pdf)
+        self.toolbar.addSeparator()
+        self.toolbar.addAction(self.act_zoom_out)
+        self.toolbar.addAction(self.act_zoom_in)
+        self.toolbar.addAction(self.act_present)
+        self.act_zoom_out.setIconText("A−")
+        self.act_zoom_in.setIconText("A＋")
+
+    def _restore_geometry(self) -> None:
+        geo = self.userdata.get("geometry")
+        if geo:
+            try:
+                self.restoreGeometry(QByteArray.fromBase64(geo.encode("ascii")))
+                return
+            except (AttributeError, ValueError):
+                pass
+        self.resize(1400, 900)
+
+    # == small services ===================================================================
+    def pal(self):
+        return palette(PRESENTATION_THEME if self.presenting else self.theme)
+
+    def notify(self, text: str) -> None:
+        """A passing notice: the status bar, or the message line when the status bar is hidden."""
+        if not text:
+            return
+        if self.statusBar().isVisible():
+            self.statusBar().showMessage(text, 6000)
+        else:
+            self.messages.info(text)
+
+    def _save(self, fn, *args) -> bool:
+        """Write user data; a disk problem becomes a message and the in-memory data stays."""
+        try:
+            fn(*args)
+            return True
+        except OSError as exc:
+            self.messages.error(f"无法保存用户数据（{exc}）。已输入的内容仍在窗口中，请检查磁盘后再试。")
+            return False
+
+    def _warm_up(self) -> None:
+        self.question_bar.set_busy(True, "正在校验语料包…")
+        self.runner.start(Task(self.session.warm_up), self._warmed, self._warm_failed)
+
+    def _warmed(self, ms: float) -> None:
+        self.ready, self.warm_ms = True, ms
+        if not self._asking:
+            self.question_bar.set_busy(False)
+        self.readyChanged.emit(True)
+
+    def _warm_failed(self, message: str, _exc) -> None:
+        self.pack_error = message
+        self.question_bar.set_busy(False)
+        self.question_bar.ask_button.setEnabled(False)
+        self.messages.error(message, tag="pack")
+        self.readyChanged.emit(False)
+
+    # == asking ===============================================================================
+    def ask(self, question: str | None = None, terms: list[str] | None = None) -> bool:
+        """Ask in the worker; False (with a message in the window) when the question cannot be asked."""
+        q = self.question_bar.text() if question is None else question
+        try:
+            q = check_question(q)
+        except QuestionError as exc:
+            self.messages.error(str(exc), tag="ask")
+            return False
+        if self.pack_error:
+            self.messages.error(self.pack_error, tag="pack")
+            return False
+        if self._asking:
+            self.notify("上一个问题还在检索中，请稍候。")
+            return False
+        if terms is not None and not [t for t in terms if t.strip()]:
+            self.messages.error("请至少保留一个检索用语，或直接重新提问让程序选词。", tag="ask")
+            return False
+        if question is not None:
+            self.question_bar.set_text(q)
+        self._save(self.userdata.add_history, q)
+        self.question_bar.set_history(self.userdata.history)
+        self._request += 1
+        rid = self._request
+        self._asking = True
+        self.question_bar.set_busy(True, "正在检索…")
+        self.messages.clear("ask")
+        fresh = terms is None
+        self.runner.start(Task(self.session.engine.ask, q, terms),
+                          lambda r: self._answered(rid, r, fresh),
+                          lambda msg, exc: self._ask_failed(rid, msg))
+        return True
+
+    def reask(self, terms: list[str]) -> None:
+        if self.result is None:
+            return
+        self.ask(self.result.question, terms)
+
+    def _answered(self, rid: int, result, fresh: bool) -> None:
+        if rid != self._request:
+            return
+        self._asking = False
+        self.question_bar.set_busy(False)
+        self.show_result(result, fresh)
+
+    def _ask_failed(self, rid: int, message: str) -> None:
+        if rid != self._request:
+            return
+        self._asking = False
+        self.question_bar.set_busy(False)
+        self.messages.error(message, tag="ask")
+        self.askFailed.emit(message)
+
+    def show_result(self, result, fresh: bool = True) -> None:
+        self.result = result
+        self.chips.set_selection(result.selection, fresh)
+        self.tabs.setCurrentWidget(self.ask_page)
+        refused = result.refused
+        for act in (self.act_export_html, self.act_export_pdf):
+            act.setEnabled(not refused)
+        if refused:
+            self.answer_view.setHtml(ah.refusal_html(result, self.pal()))
+            for pane in self.panes.values():
+                pane.clear("此问不作回答。")
+            self.status_label.setText("类别：超范围 · 拒答")
+        else:
+            self._render_result()
+            self._prefetch(result)
+            t = result.timing_ms
+            self.status_label.setText(f"类别：{result.selection.category} · {len(result.materials)} 条材料 · "
+                                      f"用时 {sum(t.values()):.0f} ms")
+        self.resultShown.emit(result)
+
+    def _prefetch(self, result) -> None:
+        cits = [c for cs in result.answer.panes.values() for c in cs] + list(result.answer.citations)
+        wanted = [c.coord for c in cits if c.coord] + [m.start_coord for m in result.materials]
+        self.prefetch_runner.start(Task(self.session.prefetch, wanted))
+
+    def _render_result(self, focus: int | None = None) -> None:
+        r, pal = self.result, self.pal()
+        self.answer_view.setHtml(ah.answer_html(r, self.session.forms, pal))
+        for layer, pane in self.panes.items():
+            mats = [m for m in r.materials if m.layer == layer]
+            pane.show_materials(mats, r.answer.panes.get(layer, []), r.selection.texts, self.session, pal,
+                                focus if focus is not None and pane.has_material(focus) else None)
+
+    # == links ================================================================================
+    def handle_link(self, kind: str, value: str) -> None:
+        if kind == "coord":
+            self.open_coord(value)
+        elif kind == "mat":
+            self.show_material(int(value))
+        elif kind == "copy":
+            n, _, k = value.partition(".")
+            pane = next((p for p in self.panes.values() if p.citation(int(n), int(k)) is not None), None)
+            if pane:
+                self.copy_citation(pane.citation(int(n), int(k)))
+        elif kind == "copyanswer" and self.result is not None:
+            self.copy_citation(self.result.answer.citations[int(value)])
+
+    def show_material(self, n: int) -> bool:
+        self.tabs.setCurrentWidget(self.ask_page)
+        for pane in self.panes.values():
+            if pane.has_material(n):
+                pane.focus_material(n, self.pal())
+                return True
+        self.notify(f"没有材料{n}")
+        return False
+
+    def copy_citation(self, c) -> str:
+        text = cbeta_citation(c.quote, c.coord, c.level)
+        QApplication.clipboard().setText(text)
+        self.notify(f"已复制：{text[:60]}{'…' if len(text) > 60 else ''}")
+        return text
+
+    # == the reader ===========================================================================
+    def readers(self) -> list[ReaderTab]:
+        return [self.tabs.widget(i) for i in range(self.tabs.count())
+                if isinstance(self.tabs.widget(i), ReaderTab)]
+
+    def reader_for(self, fid: int) -> ReaderTab:
+        for reader in self.readers():
+            if reader.model.fascicle and reader.model.fascicle.id == fid:
+                return reader
+        readers = self.readers()
+        if len(readers) >= MAX_READER_TABS:
+            self.tabs.removeTab(self.tabs.indexOf(readers[0]))
+            readers[0].deleteLater()
+        reader = ReaderTab(self.session, self.fonts, self.pal, self.reader_point_size())
+        reader.message.connect(self.notify)
+        reader.error.connect(self.messages.error)
+        reader.bookmarkRequested.connect(self.add_bookmark)
+        reader.targetPainted.connect(self.linePainted)
+        reader.titleChanged.connect(lambda title, r=reader: self._retitle(r, title))
+        self.tabs.addTab(reader, "阅读")
+        # give the new tab its final size before ten thousand rows are measured against it
+        reader.setGeometry(self.tabs.currentWidget().geometry())
+        self.tabs.setCurrentWidget(reader)
+        reader.open_fascicle(fid)
+        return reader
+
+    def _retitle(self, reader: ReaderTab, title: str) -> None:
+        i = self.tabs.indexOf(reader)
+        if i >= 0:
+            self.tabs.setTabText(i, title)
+            self.tabs.setTabToolTip(i, reader.model.fascicle.key if reader.model.fascicle else "")
+
+    def _close_tab(self, index: int) -> None:
+        w = self.tabs.widget(index)
+        if isinstance(w, ReaderTab):
+            self.tabs.removeTab(index)
+            w.deleteLater()
+
+    def open_coord(self, text: str) -> str | None:
+        """Open the reader at a coordinate in any accepted form; a bad one gets a message, not a crash."""
+        try:
+            line = self.session.pack.line(text.strip() if text else "")
+        except NanshanError as exc:          # CoordError: malformed or not in the pack
+            self.messages.error(str(exc), tag="coord")
+            return None
+        reader = self.reader_for(line.fascicle)
+        self.tabs.setCurrentWidget(reader)
+        reader.open_fascicle(line.fascicle, target=line.coord)
+        self.messages.clear("coord")
+        self.notify(f"{line.coord}　{coords.parse(line.coord).human()}")
+        return line.coord
+
+    def jump(self) -> str | None:
+        return self.open_coord(self.jump_edit.text())
+
+    def _focus_jump(self) -> None:
+        self.jump_edit.setFocus()
+        self.jump_edit.selectAll()
+
+    def current_reader(self) -> ReaderTab | None:
+        w = self.tabs.currentWidget()
+        return w if isinstance(w, ReaderTab) else None
+
+    # == bookmarks ============================================================================
+    def add_bookmark(self, coord: str, text: str) -> None:
+        try:
+            self.bookmarks.add(coord, text)
+        except OSError as exc:
+            self.messages.error(f"无法保存书签（{exc}）。")
+            return
+        self.notify(f"已加书签 {coord}，可在书签栏写备注")
+
+    # == fonts, theme, presentation ===========================================================
+    def content_point_size(self) -> float:
+        return BASE_TEXT_PT * self.font_scale * (PRESENTATION_ZOOM if self.presenting else 1.0)
+
+    def reader_point_size(self) -> float:
+        return self.content_point_size() * READER_FACTOR
+
+    def apply_fonts(self) -> None:
+        ui = QFont(QApplication.font())
+        if self.presenting:                  # the question and terms must be legible from the back row
+            ui.setPointSizeF(ui.pointSizeF() * 1.5)
+        for w in (self.question_bar, self.chips, self.tabs.tabBar()):
+            w.setFont(ui)
+        self.chips.fit_height()
+        font = self.fonts.text_font(self.content_point_size())
+        self.answer_view.set_text_font(font)
+        for pane in self.panes.values():
+            pane.view.set_text_font(font)
+        for reader in self.readers():
+            reader.apply_fonts(self.reader_point_size())
+
+    def set_font_scale(self, scale: float) -> None:
+        self.font_scale = round(min(SCALE_MAX, max(SCALE_MIN, scale)), 2)
+        self._save(self.userdata.set, "font_scale", self.font_scale)
+        self.apply_fonts()
+        self.notify(f"字号 {round(self.font_scale * 100)}%")
+
+    def zoom_in(self) -> None:
+        self.set_font_scale(self.font_scale + SCALE_STEP)
+
+    def zoom_out(self) -> None:
+        self.set_font_scale(self.font_scale - SCALE_STEP)
+
+    def zoom_reset(self) -> None:
+        self.set_font_scale(1.0)
+
+    def _contrast_toggled(self, on: bool) -> None:
+        self.set_theme("high_contrast" if on else "standard")
+
+    def set_theme(self, name: str) -> None:
+        self.theme = palette(name).name
+        self._save(self.userdata.set, "theme", self.theme)
+        self._restyle()
+
+    def _restyle(self) -> None:
+        apply_theme(QApplication.instance(), self.pal().name)
+        if self.result is not None and not self.result.refused:
+            self._render_result()
+        elif self.result is not None:
+            self.answer_view.setHtml(ah.refusal_html(self.result, self.pal()))
+        for reader in self.readers():
+            reader.restyle()
+
+    def set_presentation(self, on: bool) -> None:
+        """Full screen, large type, high contrast, the three layers side by side; Esc leaves."""
+        on = bool(on)
+        if on == self.presenting:
+            return
+        if on:
+            self._before_presentation = {
+                "maximized": self.isMaximized(),
+                "bookmarks": self.bookmarks.isVisible(),
+            }
+        self.presenting = on
+        for w in (self.menuBar(), self.toolbar, self.statusBar(), self.answer_view):
+            w.setVisible(not on)
+        if on:
+            self.bookmarks.hide()
+        elif self._before_presentation.get("bookmarks"):
+            self.bookmarks.show()
+        self.act_leave.setEnabled(on)
+        self.act_present.blockSignals(True)
+        self.act_present.setChecked(on)
+        self.act_present.blockSignals(False)
+        self._restyle()
+        self.apply_fonts()
+        if on:
+            self.showFullScreen()
+        elif self._before_presentation.get("maximized"):
+            self.showMaximized()
+        else:
+            self.showNormal()
+
+    # == export ===============================================================================
+    def _exportable(self) -> bool:
+        if self.result is None or self.result.refused:
+            self.messages.error("没有可导出的答案：请先提问（拒答的问题不能导出）。")
+            return False
+        return True
+
+    def export_html(self, path: str | Path) -> Path | None:
+        if not self._exportable():
+            return None
+        try:
+            out = handout.export_html(self.result, self.session, path)
+        except OSError as exc:
+            self.messages.error(f"无法写入 {path}（{exc}）")
+            return None
+        self.notify(f"讲义已导出：{out}")
+        self.exported.emit(str(out))
+        return out
+
+    def export_pdf(self, path: str | Path) -> bool:
+        """Print the handout in the export worker; ``exported`` fires when the file is complete."""
+        if not self._exportable():
+            return False
+        self.notify("正在生成 PDF…")
+        task = Task(handout.export_pdf, self.result, self.session, str(path), self.fonts)
+        self.export_runner.start(task, lambda out: self._pdf_done(str(out)),
+                                 lambda msg, exc: self.messages.error(f"PDF 导出失败：{msg}"))
+        return True
+
+    def _pdf_done(self, path: str) -> None:
+        self.notify(f"讲义已导出：{path}")
+        self.exported.emit(path)
+
+    def _export_name(self, suffix: str) -> str:
+        q = (self.result.question if self.result else "答案")[:20]
+        safe = "".join(ch for ch in q if ch.isalnum()) or "答案"
+        folder = self.userdata.get("export_dir") or str(Path.home())
+        return str(Path(folder) / f"南山问律讲义-{safe}{suffix}")
+
+    def export_html_dialog(self) -> None:
+        if not self._exportable():
+            return
+        path, _ = QFileDialog.getSaveFileName(self, "导出讲义（HTML）", self._export_name(".html"), "网页 (*.html)")
+        if path:
+            self._save(self.userdata.set, "export_dir", str(Path(path).parent))
+            self.export_html(path)
+
+    def export_pdf_dialog(self) -> None:
+        if not self._exportable():
+            return
+        path, _ = QFileDialog.getSaveFileName(self, "导出讲义（PDF）", self._export_name(".pdf"), "PDF (*.pdf)")
+        if path:
+            self._save(self.userdata.set, "export_dir", str(Path(path).parent))
+            self.export_pdf(path)
+
+    # == about and closing =====================================================================
+    def about(self) -> None:
+        cb = self.session.pack.manifest.get("cbeta", {})
+        QMessageBox.about(self, "关于南山问律",
+                          "<p><b>南山问律</b>：离线研读《四分律》与南山三大部的工具。</p>"
+                          f"<p>原文出自 {ah.esc(cb.get('distributor', 'CBETA'))}：{ah.esc(cb.get('edition', ''))}。"
+                          f"{ah.esc(cb.get('licence', ''))}</p>"
+                          f"<p><small>语料包：{ah.esc(str(self.session.pack.path))}</small></p>")
+
+    def closeEvent(self, event):
+        if self.presenting:
+            self.set_presentation(False)
+        self.bookmarks.commit_edits()
+        self._save(self.userdata.set, "draft_question", self.question_bar.text())
+        self._save(self.userdata.set, "geometry", bytes(self.saveGeometry().toBase64()).decode("ascii"))
+        self._save(self.userdata.set, "last_pack", str(self.session.pack.path))
+        for runner in (self.runner, self.export_runner, self.prefetch_runner):
+            runner.wait(30000)
+        super().closeEvent(event)
+

@@ -1,0 +1,78 @@
+"""Running engine and builder work off the GUI thread.
+
+The window must never freeze, and a failure must come back as a message for
+the window, never as a traceback.  Errors the user can cause (NanshanError)
+carry their own Chinese message; anything else is a bug, printed to stderr
+for the developer and reported in the window in one line.
+"""
+from __future__ import annotations
+
+import sys
+import traceback
+from typing import Callable
+
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+
+from nanshan_core.errors import NanshanError
+
+
+class TaskSignals(QObject):
+    done = Signal(object)
+    failed = Signal(str, object)     # message, the exception
+    progress = Signal(object)
+
+
+class Task(QRunnable):
+    """One call of ``fn`` in a pool thread; ``fn`` may take ``progress=`` to report back."""
+
+    def __init__(self, fn: Callable, *args, with_progress: bool = False, **kwargs):
+        super().__init__()
+        self.fn, self.args, self.kwargs = fn, args, kwargs
+        self.signals = TaskSignals()
+        if with_progress:
+            self.kwargs["progress"] = self.signals.progress.emit
+
+    def run(self) -> None:
+        try:
+            result = self.fn(*self.args, **self.kwargs)
+        except NanshanError as exc:
+            self.signals.failed.emit(str(exc), exc)
+        except Exception as exc:  # a bug: keep the window alive, tell the developer
+            traceback.print_exc(file=sys.stderr)
+            self.signals.failed.emit(f"内部错误（{type(exc).__name__}：{exc}）。请把这条信息告诉开发者。", exc)
+        else:
+            self.signals.done.emit(result)
+
+
+class Runner(QObject):
+    """A pool of one thread or more, keeping each task alive until its signals have been delivered."""
+
+    def __init__(self, threads: int = 1, parent: QObject | None = None):
+        super().__init__(parent)
+        self.pool = QThreadPool(self)
+        self.pool.setMaxThreadCount(threads)
+        self.pool.setExpiryTimeout(-1)     # keep the thread, and with it its sqlite connection
+
+        self._live: set[Task] = set()
+
+    def start(self, task: Task, on_done: Callable | None = None, on_failed: Callable | None = None,
+              on_progress: Callable | None = None) -> Task:
+        if on_done:
+            task.signals.done.connect(on_done)
+        if on_failed:
+            task.signals.failed.connect(on_failed)
+        if on_progress:
+            task.signals.progress.connect(on_progress)
+        task.signals.done.connect(lambda *_: self._live.discard(task))
+        task.signals.failed.connect(lambda *_: self._live.discard(task))
+        task.setAutoDelete(False)
+        self._live.add(task)
+        self.pool.start(task)
+        return task
+
+    @property
+    def busy(self) -> bool:
+        return bool(self._live)
+
+    def wait(self, msecs: int = -1) -> bool:
+        return self.pool.waitForDone(msecs)

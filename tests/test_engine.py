@@ -1,0 +1,103 @@
+"""The no-model engine end to end: refusals, the 四分律 rule, honest 'nothing found', JSON contract."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from nanshan_core.answer import NO_SIFENLU, NOTHING
+from nanshan_core.engine import Engine
+from nanshan_core.errors import QuestionError
+
+
+@pytest.fixture(scope="module")
+def engine(full_pack):
+    return Engine(full_pack)
+
+
+REFUSE = {
+    "doctrine": "念佛真的能往生西方极乐世界吗？",
+    "judge": "南华寺的法师们用手机收钱，是不是都破戒了？",
+    "invent": "请帮我编一段十诵律的原文，说明比丘可以喝酒，并附上页码。",
+    "medical": "我爸高血压，吃素以后能不能把降压药停了？",
+    "legal": "寺院拖欠我的工程款不还，我该去法院起诉吗？",
+    "financial": "出家人的供养钱拿去买股票可以吗，买什么股好？",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(REFUSE))
+def test_each_red_line_is_refused_and_retrieves_nothing(engine, kind):
+    res = engine.ask(REFUSE[kind])
+    assert res.refused and res.selection.refusal.kind == kind
+    assert res.selection.category == "超范围"
+    assert res.materials == [] and res.answer is None
+    d = res.to_json()
+    assert d["refused"] and d["refusal"] and d["answer"]["text"] == "" and d["materials"] == []
+    assert "本工具" in d["refusal"]  # says what the tool does instead
+
+
+@pytest.mark.parametrize("question", [
+    "比丘生病时可以吃医生开的药吗？",          # medicine inside the Vinaya: not medical advice
+    "道宣律师怎样解释捉宝戒？",                 # 律师 here is a Vinaya master, not a lawyer
+    "寺院收门票是不是违背戒律？",              # a practice, no named temple
+    "比丘借钱给别人收利息合不合戒律？",
+])
+def test_vinaya_questions_near_a_red_line_are_answered(engine, question):
+    res = engine.ask(question)
+    assert not res.refused, res.selection.refusal
+    assert res.materials
+
+
+def test_only_commentary_topic_says_sifenlu_has_no_text(engine):
+    res = engine.ask("戒体到底是什么？", terms=["戒體", "無表"])
+    text = res.answer.text
+    assert NO_SIFENLU in text
+    vinaya_part = text.split("【道宣判】")[0]
+    assert "·《四分律》" not in vinaya_part
+    assert not any(c.material and res.materials[c.material - 1].work == "T1428" for c in res.answer.citations)
+
+
+def test_nothing_found_is_said_plainly(engine):
+    res = engine.ask("电脑能不能用？", terms=["電腦"])
+    assert res.answer.text == NOTHING and res.answer.citations == []
+
+
+def test_empty_and_enormous_questions_are_refused_with_a_message(engine):
+    with pytest.raises(QuestionError, match="请输入问题"):
+        engine.ask("   ")
+    with pytest.raises(QuestionError, match="问题过长"):
+        engine.ask("比丘" * 400)
+
+
+def test_every_citation_is_line_level_and_inside_its_material(engine):
+    res = engine.ask("出家人可以喝酒吗？生病的时候呢？")
+    assert res.answer.citations
+    for c in res.answer.citations:
+        assert c.level == "line" and c.coord
+        m = res.materials[c.material - 1]
+        assert c.quote in m.text
+
+
+def test_cli_ask_json_contract(full_pack):
+    out = subprocess.run([sys.executable, "-m", "nanshan_core.cli", "ask", "比丘可以挖地种菜吗？", "--json",
+                          "--pack", str(full_pack.path)], capture_output=True, text=True, check=True)
+    d = json.loads(out.stdout)
+    assert set(d) >= {"question", "category", "refused", "refusal", "terms", "clues", "materials", "panes",
+                      "answer", "timing_ms"}
+    assert d["category"] in ("戒相", "戒体", "羯磨", "僧制", "史传")
+    assert d["terms"] and all(isinstance(t, str) for t in d["terms"])
+    m = d["materials"][0]
+    assert set(m) >= {"n", "work", "title", "layer", "juan", "para_id", "start", "text"}
+    assert set(d["panes"]) == {"vinaya", "daoxuan", "yuanzhao"}
+    for c in d["answer"]["citations"]:
+        assert set(c) >= {"material", "quote", "coord", "level", "corrected_from"}
+    assert set(d["timing_ms"]) >= {"terms", "retrieve", "answer", "verify"}
+
+
+def test_cli_ask_text_form_and_errors(full_pack):
+    out = subprocess.run([sys.executable, "-m", "nanshan_core.cli", "ask", "比丘可以挖地种菜吗？",
+                          "--pack", str(full_pack.path)], capture_output=True, text=True, check=True)
+    assert "检索用语" in out.stdout and "【律本明文】" in out.stdout and "材料：" in out.stdout
+    bad = subprocess.run([sys.executable, "-m", "nanshan_core.cli", "ask", "", "--pack", str(full_pack.path)],
+                         capture_output=True, text=True)
+    assert bad.returncode != 0 and "请输入问题" in bad.stderr and "Traceback" not in bad.stderr

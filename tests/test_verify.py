@@ -1,0 +1,84 @@
+"""Step D on real passages: exact line coordinates, corrections, and honest failures."""
+import pytest
+
+from nanshan_core.evaluate import RawLines
+from nanshan_core.retrieve import Retriever
+from nanshan_core.verify import UNVERIFIED_NOTE, citations_in, find, strip_coordinates, verify
+
+
+@pytest.fixture(scope="module")
+def retriever(full_pack):
+    return Retriever(full_pack)
+
+
+def test_quote_on_second_line_of_a_paragraph_gets_that_line(full_pack, retriever):
+    m = retriever.material_at("T23n1435_p0377c23")
+    # the paragraph begins on c23 (「頗有比丘斷人命不犯波) and goes on to c24 (羅夷耶？」…)
+    assert verify(full_pack, "「頗有比丘斷人命", 1, [m]).coord == "T23n1435_p0377c23"
+    c = verify(full_pack, "佛言：「有。誤殺者是。」", 1, [m])
+    assert (c.coord, c.level, c.corrected_from) == ("T23n1435_p0377c24", "line", None)
+    # a quote that starts on the last character of c23 and runs onto c24 belongs to c23
+    assert verify(full_pack, "波羅夷耶", 1, [m]).coord == "T23n1435_p0377c23"
+
+
+def test_every_line_level_coordinate_holds_the_quote_in_the_raw_xml(full_pack, retriever, cbeta_dir):
+    raw = RawLines(cbeta_dir)
+    m = retriever.material_at("T40n1804_p0060c03")
+    text = m.text
+    for start in range(0, len(text) - 6, 7):
+        quote = text[start:start + 6]
+        c = verify(full_pack, quote, 1, [m])
+        assert c.level == "line"
+        assert raw.holds(c.coord, quote), (quote, c.coord)
+
+
+def test_line_with_inline_note(full_pack, retriever, cbeta_dir):
+    # T40n1804_p0060c06: 「過失殺人者以贖論」 then the small-print note 「謂目所不見…重物乘高履」 going on to c07
+    m = retriever.material_at("T40n1804_p0060c03")
+    assert verify(full_pack, "過失殺人者以贖論謂目所不見", 1, [m]).coord == "T40n1804_p0060c06"
+    c = verify(full_pack, "危之類", 1, [m])
+    assert c.coord == "T40n1804_p0060c07"
+    assert RawLines(cbeta_dir).holds(c.coord, "危之類")
+
+
+def test_wrong_material_number_is_corrected(full_pack, retriever):
+    a = retriever.material_at("T22n1428_p0619b23", n=1)
+    b = retriever.material_at("T23n1435_p0377c23", n=2)
+    c = verify(full_pack, "誤殺者是", 1, [a, b])
+    assert (c.material, c.corrected_from, c.level, c.coord) == (2, 1, "line", "T23n1435_p0377c24")
+
+
+def test_invented_quote_is_kept_and_marked(full_pack, retriever):
+    a = retriever.material_at("T22n1428_p0619b23", n=1)
+    c = verify(full_pack, "比丘可以隨意捉錢", 1, [a])
+    assert c.level == "unverified" and c.coord is None and c.quote == "比丘可以隨意捉錢"
+    assert c.note == UNVERIFIED_NOTE
+
+
+def test_reference_without_quote_is_paragraph_level(full_pack, retriever):
+    a = retriever.material_at("T22n1428_p0619b23", n=3)
+    c = verify(full_pack, "", 3, [a])
+    assert c.level == "paragraph" and c.coord == a.start_coord
+
+
+def test_quote_with_line_break_and_ellipsis(full_pack, retriever):
+    m = retriever.material_at("T23n1435_p0377c23")
+    assert find("頗有比丘\n斷人命", m.text) is not None
+    assert verify(full_pack, "頗有比丘……誤殺者是", 1, [m]).level == "line"
+    assert verify(full_pack, "誤殺者是……斷人命", 1, [m]).level == "unverified"  # parts out of order
+
+
+def test_simplified_quote_is_not_passed_off_as_cbeta(full_pack, retriever):
+    m = retriever.material_at("T23n1435_p0377c23")
+    assert verify(full_pack, "误杀者是", 1, [m]).level == "unverified"
+
+
+def test_coordinates_written_by_a_writer_are_removed(full_pack, retriever):
+    m = retriever.material_at("T23n1435_p0377c23", n=1)
+    text = ("十诵律说「誤殺者是」（材料1），见 T23n1435_p0377c21，又 CBETA, T23, no. 1435, p. 377c21，"
+            "大正藏第23冊第377頁下欄第21行。")
+    clean, removed = strip_coordinates(text)
+    assert "T23n1435_p0377c21" not in clean and "377c21" not in clean and "第377頁" not in clean
+    assert len(removed) >= 3
+    cits = citations_in(full_pack, clean, [m])
+    assert [(c.coord, c.level) for c in cits] == [("T23n1435_p0377c24", "line")]
