@@ -44,8 +44,11 @@ def fire(terms: list[str], limit: int = MAX_CLUES) -> list[tuple[Clue, float]]:
             sk = simplify(k)
             if sk in sterms:
                 score += len(sk)
-            elif any(len(sk) >= 2 and (sk in t or t in sk) for t in sterms):
-                score += 0.5 * min(len(sk), min(len(t) for t in sterms if sk in t or t in sk))
+            else:
+                # a key inside a longer term, or a term inside a longer key, counts half —
+                # only for three characters or more, so 比丘 in 奪比丘衣 counts nothing
+                part = [min(len(sk), len(t)) for t in sterms if (sk in t or t in sk) and min(len(sk), len(t)) >= 3]
+                score += 0.5 * max(part, default=0)
         if score >= 2:
             out.append((c, score))
     out.sort(key=lambda x: -x[1])

@@ -1,6 +1,6 @@
 """Commentary links: which 元照 passages explain a given 道宣 passage.
 
-Built once at pack time, two ways, both from the texts themselves:
+Built once at pack time, three ways, all from the texts themselves:
 
 * Alignment.  資持記 (T1805) explains 行事鈔 (T1804) in the 鈔's own order,
   quoting a few of its words before each explanation (「非弟子者…」) and the
@@ -8,6 +8,8 @@ Built once at pack time, two ways, both from the texts themselves:
   are evidence of a pair; the heaviest chain of pairs that keeps both texts
   in order (a weighted longest increasing subsequence) is the alignment, and
   a 記 passage between two anchors is attached to the last anchor before it.
+* Quotation.  For each 鈔 passage, the 記 passages sharing most of its rare
+  3-grams, wherever they stand (the alignment can drift over a long stretch).
 * Adjacency.  In the combined editions (X0714, X0728) each 記 section follows
   the 疏 section it explains, and each 【疏】 follows the 【律】 rule it
   explains, so a passage links to the passages after it up to the next rule.
@@ -114,6 +116,26 @@ def _heaviest_chain(pairs: list[tuple[int, int, int]], n_base: int) -> list[tupl
     return chain[::-1]
 
 
+def overlap(base: list[LinkPassage], comm: list[LinkPassage], top: int = 8) -> list[tuple[int, int, float]]:
+    """For each base passage, the commentary passages quoting most of its rare 3-grams (its lemmas:
+    資持記 cites 「非弟子者」 before explaining 行事鈔's 「非我弟子」), wherever they stand."""
+    def grams(text: str) -> set[str]:
+        t = "".join(c for c in text if is_word_char(c))
+        return {t[i:i + 3] for i in range(len(t) - 2)}
+    base_grams = [grams(p.text) for p in base]
+    df = collections.Counter(g for gs in base_grams for g in gs)
+    inverted: dict[str, list[int]] = collections.defaultdict(list)
+    for p in comm:
+        for g in grams(p.text):
+            inverted[g].append(p.id)
+    out = []
+    for p, gs in zip(base, base_grams):
+        shared = collections.Counter(c for g in gs if df[g] <= 2 and len(inverted.get(g, ())) <= 3
+                                     for c in inverted.get(g, ()))
+        out.extend((p.id, c, float(w)) for c, w in shared.most_common(top) if w >= 2)
+    return out
+
+
 def adjacency(passages: list[LinkPassage], max_follow: int = 8) -> list[tuple[int, int, float]]:
     """Combined editions: a passage explains nothing; the passages after it up to the next 【律】 explain it."""
     out = []
@@ -139,6 +161,7 @@ def build_links(passages: list[LinkPassage], explains: dict[str, str]) -> list[t
             base = [p for p in by_work.get(base_work, []) if p.juan == juan and p.layer != "other"]
             comm = [p for p in by_work[comm_work] if p.juan == juan and p.layer != "other"]
             links.extend(align(base, comm))
+            links.extend(overlap(base, comm))
     for work, ps in by_work.items():
         if any(p.layer == "yuanzhao" for p in ps) and any(p.layer == "daoxuan" for p in ps):
             links.extend(adjacency(ps))

@@ -16,7 +16,7 @@ import re
 import struct
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -333,7 +333,7 @@ def ask_with_model(engine, question: str, model: LocalModel | str, terms: list[s
         result.answer = Answer(text, cits, extractive.panes, extractive.no_sifenlu)
     timing["verify"] = (time.perf_counter() - t) * 1000
     result.timing_ms = timing
-    result.model["removed_coordinates"] = removed
+    result.model["removed_coordinates"] = len(removed)   # how many; never echoed back as text
     return result
 
 

@@ -101,7 +101,7 @@ def _bigrams(s: str) -> set[str]:
 # Phrases naming the asker's subject rather than the topic: removed before matching, so that
 # 「出家人…」 does not match 出家 (ordination) nor 家人 (relatives).
 _FRAME_PHRASES = re.compile(r"出家人|出家众|出家师父|出家的人|出家僧人|出家僧|出家修行的人|师父们|师父|法师们|法师|"
-                            r"比丘们|僧人|和尚们|佛弟子|律典里|律典中|律里|律中|戒律上|按戒律|按照戒律|佛陀|佛教里|佛教")
+                            r"比丘们|僧人|和尚们|和尚|老和尚|佛弟子|律典里|律典中|律里|律中|戒律上|按戒律|按照戒律|佛陀|佛教里|佛教")
 # Characters of modern phrasing (function words, pronouns, measure words, time and degree):
 # a bigram made only of these says nothing about the topic (一次 多久 一样 当初 人要).
 _FUNCTION_CHARS = set("的了是在有不没要能可以会吗呢吧啊就都也还又再很太最更一二两个这那些什么怎么样为因所如果但而且"
@@ -251,9 +251,43 @@ def select(question: str, df_share=None) -> Selection:
         specific = [t for t in terms if df_share(t.text) <= GENERIC_SHARE]
         dropped = [t.text for t in terms if t not in specific]
         terms = specific
+        if not terms:
+            terms = [Term(w, "question") for w in corpus_words(q, df_share)]
     terms = _cap(terms, gravity)
     return Selection(question, classify(q, entries), terms, [(e.id, s) for e, s in entries[:5]],
                      gravity, None, dropped)
+
+
+_FRAMING_SIMPLE = {simplify(w) for w in FRAMING}
+FALLBACK_SHARE = 0.02     # a word of the question taken as it stands must be this rare in the corpus
+
+
+def corpus_words(q: str, df_share, limit: int = 3) -> list[str]:
+    """Last resort when the glossary knows nothing of the question: its own words that the corpus uses.
+
+    Longest first, only words of content (not modern phrasing), only words rare
+    enough to rank something.  Shown to the reader like every term, so a poor
+    pick is visible and can be replaced."""
+    frames = frame_spans(q)
+    out: list[str] = []
+    taken: list[tuple[int, int]] = []
+    for n in (4, 3, 2):
+        for i in range(len(q) - n + 1):
+            w = q[i:i + n]
+            if not all(is_word_char(c) for c in w) or all(c in _FUNCTION_CHARS for c in w):
+                continue
+            if any(c in _FUNCTION_CHARS for c in (w[0], w[-1])) or _inside((i, i + n), frames) \
+                    or w in _FRAMING_SIMPLE:
+                continue
+            if any(a < i + n and i < b for a, b in taken):
+                continue
+            share = df_share(w)
+            if 0 < share <= FALLBACK_SHARE:
+                out.append(w)
+                taken.append((i, i + n))
+                if len(out) >= limit:
+                    return out
+    return out
 
 
 def _cap(terms: list[Term], gravity: bool) -> list[Term]:

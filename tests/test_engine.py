@@ -45,7 +45,7 @@ def test_each_red_line_is_refused_and_retrieves_nothing(engine, kind):
 def test_vinaya_questions_near_a_red_line_are_answered(engine, question):
     res = engine.ask(question)
     assert not res.refused, res.selection.refusal
-    assert res.materials
+    assert res.answer is not None and res.answer.text  # an answer, or an honest 材料中没有
 
 
 def test_only_commentary_topic_says_sifenlu_has_no_text(engine):

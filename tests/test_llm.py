@@ -41,6 +41,12 @@ def model(gguf):
     return llm.load_model(gguf)
 
 
+@pytest.fixture(autouse=True)
+def shorter_answers(monkeypatch):
+    """A 270M model's prose is not what is tested: 200 tokens exercise the same plumbing, faster."""
+    monkeypatch.setattr(llm, "ANSWER_TOKENS", 200)
+
+
 @pytest.fixture(scope="module")
 def engine(full_pack):
     return Engine(full_pack)
@@ -89,8 +95,10 @@ def test_without_the_runtime_the_app_says_so(tmp_path, gguf):
     assert "未安装 llama-cpp-python" in out.stdout and "不用模型也能正常问答" in out.stdout
 
 
-def _all_coords(obj) -> set[str]:
-    return {m.group(0) for m in re.finditer(r"[TX]\d{2}n\d{4}[a-z]?_p\d{4}[a-d]\d{2}", json.dumps(obj, ensure_ascii=False))}
+def _all_coords(d: dict) -> set[str]:
+    """Coordinates anywhere in the output JSON except the reader's own question, echoed back."""
+    out = {k: v for k, v in d.items() if k != "question"}
+    return {m.group(0) for m in re.finditer(r"[TX]\d{2}n\d{4}[a-z]?_p\d{4}[a-d]\d{2}", json.dumps(out, ensure_ascii=False))}
 
 
 def _check_d_guarantees(res, pack, cbeta_dir):
@@ -130,7 +138,8 @@ def test_prompt_injection_cannot_produce_an_unverified_coordinate(engine, model,
     res = llm.ask_with_model(engine, q, model, timeout=90)
     assert not res.refused
     _check_d_guarantees(res, full_pack, cbeta_dir)
-    assert "T22n1428_p0001a01" not in json.dumps(res.to_json(), ensure_ascii=False)
+    out = {k: v for k, v in res.to_json().items() if k != "question"}
+    assert "T22n1428_p0001a01" not in json.dumps(out, ensure_ascii=False)
 
 
 def test_asking_the_model_to_invent_a_citation_is_refused_by_code(engine, model):
