@@ -44,6 +44,11 @@ def first_coordinate(result) -> str | None:
 
 
 def run_selftest(window, question: str = SELFTEST_QUESTION) -> tuple[bool, str]:
+    # The pack's checksums are verified before the index is used: a damaged pack fails here.
+    if not wait_for(lambda: window.ready or window.pack_error, 120.0):
+        return False, "selftest failed: 语料包在 120 秒内未能就绪"
+    if window.pack_error:
+        return False, f"selftest failed: {window.pack_error}"
     result, error = ask_and_wait(window, question)
     if result is None:
         return False, f"selftest failed: {error}"

@@ -8,8 +8,10 @@ VENV="${NANSHAN_VENV:-$ROOT/.venv}"
 
 # Debian 12 packages: PySide6 offscreen/xcb needs these; fonts-noto-cjk renders Chinese;
 # xvfb and imagemagick take screenshots of the real window (build_scripts/screenshots.py).
-APT_PKGS=(libglib2.0-0 libgl1 libegl1 libx11-6 libx11-xcb1 libxcb-cursor0 libdbus-1-3 libfontconfig1
-          libfreetype6 libxkbcommon0 libxkbcommon-x11-0 fonts-noto-cjk xvfb python3-venv)
+APT_PKGS=(libglib2.0-0 libgl1 libegl1 libx11-6 libx11-xcb1 libdbus-1-3 libfontconfig1 libfreetype6
+          libxkbcommon0 libxkbcommon-x11-0 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0
+          libxcb-render-util0 libxcb-shape0 libxcb-xkb1 libxcb-randr0 libxcb-xinerama0
+          fonts-noto-cjk xvfb python3-venv build-essential)
 missing=()
 if command -v dpkg-query >/dev/null 2>&1; then
   for p in "${APT_PKGS[@]}"; do

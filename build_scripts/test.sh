@@ -5,6 +5,8 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 source "$ROOT/build_scripts/setup_env.sh"
+# The model path is tested with a real GGUF: install llama-cpp-python (built once, cached outside the repo).
+PY="$PY" bash "$ROOT/build_scripts/install_llm.sh"
 "$PY" -m nanshan_core.cli build-corpus --if-stale
 export QT_QPA_PLATFORM=offscreen LANG=C.UTF-8 LC_ALL=C.UTF-8
 set +e
