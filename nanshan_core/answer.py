@@ -10,6 +10,7 @@ then goes through verification like any other.
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 from .pack import Pack
@@ -30,6 +31,7 @@ class Answer:
     citations: list[Citation] = field(default_factory=list)
     panes: dict[str, list[Citation]] = field(default_factory=dict)
     no_sifenlu: bool = False
+    verify_ms: float = 0.0      # time spent in step D while composing
 
 
 @dataclass
@@ -77,8 +79,14 @@ def compose(pack: Pack, terms: list[str], materials: list[Material], weights: li
     folded = [pack.normalizer.fold_query(t) for t in terms]
     weights = weights or [float(len(t)) for t in terms]
     picks = {m.n: best_sentence(m, folded, weights, fold) for m in materials}
-    panes = {layer: [verify(pack, picks[m.n].quote, m.n, materials) for m in materials if m.layer == layer]
-             for layer in LAYERS}
+    spent = [0.0]
+
+    def checked(quote: str, n: int) -> Citation:
+        t = time.perf_counter()
+        c = verify(pack, quote, n, materials)
+        spent[0] += (time.perf_counter() - t) * 1000
+        return c
+    panes = {layer: [checked(picks[m.n].quote, m.n) for m in materials if m.layer == layer] for layer in LAYERS}
     lines: list[str] = []
     chosen: list[_Pick] = []
     no_sifenlu = False
@@ -96,9 +104,9 @@ def compose(pack: Pack, terms: list[str], materials: list[Material], weights: li
             lines.append(f"·《{p.material.title}》：「{p.quote}」（材料{p.material.n}）")
             chosen.append(p)
     if not chosen:
-        return Answer(NOTHING, [], panes, no_sifenlu=True)
-    citations = [verify(pack, p.quote, p.material.n, materials) for p in chosen]
-    return Answer("\n".join(lines), citations, panes, no_sifenlu)
+        return Answer(NOTHING, [], panes, no_sifenlu=True, verify_ms=spent[0])
+    citations = [checked(p.quote, p.material.n) for p in chosen]
+    return Answer("\n".join(lines), citations, panes, no_sifenlu, spent[0])
 
 
 def _select(layer: str, picks: list[_Pick]) -> list[_Pick]:

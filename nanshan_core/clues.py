@@ -32,23 +32,28 @@ def clue_table() -> tuple[Clue, ...]:
                  for c in data["clues"])
 
 
-def fire(terms: list[str], limit: int = MAX_CLUES) -> list[tuple[Clue, float]]:
-    """Clues whose keys the terms meet, strongest first (a key met exactly outweighs one met in part)."""
-    sterms = [simplify(t) for t in terms if len(t) >= 2]
-    if not sterms:
+def fire(terms: list[str], limit: int = MAX_CLUES, weights: list[float] | None = None) -> list[tuple[Clue, float]]:
+    """Clues whose keys the terms meet, strongest first.
+
+    A key met exactly counts its length, met in part (3+ characters) half; each
+    times the trust in the term that met it, so a weak glossary match cannot fire
+    a clue on its own."""
+    pairs = [(simplify(t), w) for t, w in zip(terms, weights or [1.0] * len(terms)) if len(t) >= 2]
+    if not pairs:
         return []
     out = []
     for c in clue_table():
         score = 0.0
         for k in c.keys:
             sk = simplify(k)
-            if sk in sterms:
-                score += len(sk)
-            else:
-                # a key inside a longer term, or a term inside a longer key, counts half —
-                # only for three characters or more, so 比丘 in 奪比丘衣 counts nothing
-                part = [min(len(sk), len(t)) for t in sterms if (sk in t or t in sk) and min(len(sk), len(t)) >= 3]
-                score += 0.5 * max(part, default=0)
+            exact = [w for t, w in pairs if t == sk]
+            if exact:
+                score += len(sk) * max(exact)
+                continue
+            # a key inside a longer term, or a term inside a longer key, counts half —
+            # only for three characters or more, so 比丘 in 奪比丘衣 counts nothing
+            part = [min(len(sk), len(t)) * w for t, w in pairs if (sk in t or t in sk) and min(len(sk), len(t)) >= 3]
+            score += 0.5 * max(part, default=0)
         if score >= 2:
             out.append((c, score))
     out.sort(key=lambda x: -x[1])

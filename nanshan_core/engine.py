@@ -104,14 +104,15 @@ class Engine:
         self.retrieve(result, timing)
         t = time.perf_counter()
         result.answer = compose(self.pack, sel.texts, result.materials, [self.weight(x) for x in sel.texts])
-        timing["answer"] = (time.perf_counter() - t) * 1000
-        timing["verify"] = 0.0   # extractive quotes are verified inside compose (counted in answer)
+        timing["verify"] = result.answer.verify_ms
+        timing["answer"] = (time.perf_counter() - t) * 1000 - result.answer.verify_ms
         result.timing_ms = timing
         return result
 
     def retrieve(self, result: Result, timing: dict) -> None:
         t = time.perf_counter()
-        result.clues = clue_mod.fire(result.selection.texts)
+        result.clues = clue_mod.fire(result.selection.texts, weights=result.selection.weights)
         result.clue_coords = clue_mod.coords_for(result.clues)
-        result.materials = self.retriever.retrieve(result.selection.texts, result.clue_coords)
+        result.materials = self.retriever.retrieve(result.selection.texts, result.clue_coords,
+                                                   result.selection.weights)
         timing["retrieve"] = (time.perf_counter() - t) * 1000

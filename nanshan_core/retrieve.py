@@ -31,6 +31,7 @@ import json
 from .pack import Pack, PassageRow
 from .text import sentence_spans
 from .verify import coord_at
+from .works import title_for
 
 LAYERS = ("vinaya", "daoxuan", "yuanzhao")
 
@@ -44,7 +45,7 @@ class Quotas:
     per_layer: dict = field(default_factory=lambda: {"vinaya": 8, "daoxuan": 8, "yuanzhao": 8})
     per_work: dict = field(default_factory=lambda: {"T1428": 4})
     default_per_work: int = 4
-    clue_share: float = 0.5        # at most this share of a layer's slots from the clue table
+    clue_share: float = 0.25        # at most this share of a layer's slots from the clue table
     window: int = 600              # at most this many characters shown per material (sentence-aligned)
 
 
@@ -133,8 +134,12 @@ class Retriever:
             m.next()
         return out
 
-    def score_passages(self, terms: list[str], boost: dict[int, float] | None = None) -> dict[int, tuple]:
-        """docnum -> (score, matched term indexes, offsets) over the whole index."""
+    def score_passages(self, terms: list[str], boost: dict[int, float] | None = None,
+                       weights: list[float] | None = None) -> dict[int, tuple]:
+        """docnum -> (score, matched term indexes, offsets) over the whole index.
+
+        ``weights`` says how much the selection trusts each term (the reader's own
+        words and the best glossary entry fully, a weaker entry less)."""
         norm = self.pack.normalizer
         folded = [norm.fold_query(t) for t in terms]
         n_docs = len(self.chunks)
@@ -147,7 +152,7 @@ class Retriever:
             df = len(h)
             if df == 0:
                 continue
-            idf = math.log(1 + (n_docs - df + 0.5) / (df + 0.5))
+            idf = math.log(1 + (n_docs - df + 0.5) / (df + 0.5)) * (weights[ti] if weights else 1.0)
             for doc, offs in h.items():
                 c = self.chunks[doc]
                 dl = c.length
@@ -169,9 +174,10 @@ class Retriever:
         return out
 
     # -- assembling materials ---------------------------------------------------
-    def retrieve(self, terms: list[str], clue_coords: list[str] | None = None) -> list[Material]:
+    def retrieve(self, terms: list[str], clue_coords: list[str] | None = None,
+                 weights: list[float] | None = None) -> list[Material]:
         clue_docs = self._clue_docs(clue_coords or [])
-        scored = self.score_passages(terms, self._section_boost(clue_docs)) if terms else {}
+        scored = self.score_passages(terms, self._section_boost(clue_docs), weights) if terms else {}
         folded_terms = [self.pack.normalizer.fold_query(t) for t in terms]
         chosen: dict[str, list[tuple]] = {}
         for layer in LAYERS:
@@ -342,9 +348,9 @@ class Retriever:
         found = [t for t, f in zip(terms, folded_terms) if f and f in ftext]
         rid, _ = psg.record_at(start)
         para_id = self.pack.record(rid).para_id
-        work = self.pack.works[c.work]
+        title = title_for(c.work, c.layer, self.pack.works[c.work]["short"])
         breaks = [base - start for base, _, _ in psg.pieces if start < base < end]
-        return Material(0, c.layer, c.work, work["short"], c.juan, c.fascicle, c.id, para_id, start, end,
+        return Material(0, c.layer, c.work, title, c.juan, c.fascicle, c.id, para_id, start, end,
                         text, coord_at(self.pack, c.id, start), source, round(score, 3), found, breaks)
 
     def _window(self, psg: PassageRow, folded_terms: list[str], anchor: int | None) -> tuple[int, int]:

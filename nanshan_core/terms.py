@@ -29,6 +29,7 @@ from .text import is_word_char
 CATEGORIES = ("戒相", "戒体", "羯磨", "僧制", "史传", "超范围")
 MAX_TERMS = 7
 ENTRY_SHARES = (4, 2, 1)      # terms taken from the best, second and third glossary entries
+ENTRY_WEIGHTS = (1.0, 0.6, 0.4)
 GENERIC_SHARE = 0.15         # a term in more than this share of passages is too common to rank anything
 # Words that frame almost every question (「出家人能不能…」) and say nothing of its topic.
 FRAMING = {"出家", "出家人", "比丘", "比丘尼", "和尚", "和上", "沙門", "僧人", "弟子", "居士", "師父", "佛法",
@@ -47,6 +48,7 @@ class Term:
     text: str                 # as the corpus writes it (traditional)
     source: str               # glossary | question | offence | model | user
     entry: str | None = None  # glossary entry it came from
+    weight: float = 1.0       # trust in the term for ranking (a weaker glossary match counts less)
 
     def to_json(self) -> dict:
         return {"text": self.text, "source": self.source, "entry": self.entry}
@@ -65,6 +67,10 @@ class Selection:
     @property
     def texts(self) -> list[str]:
         return [t.text for t in self.terms]
+
+    @property
+    def weights(self) -> list[float]:
+        return [t.weight for t in self.terms]
 
 
 @dataclass(frozen=True)
@@ -226,11 +232,11 @@ def select(question: str, df_share=None) -> Selection:
     terms: list[Term] = []
     seen: set[str] = set()
 
-    def add(text: str, source: str, entry: str | None = None) -> None:
+    def add(text: str, source: str, entry: str | None = None, weight: float = 1.0) -> None:
         key = simplify(text)
         if key not in seen:
             seen.add(key)
-            terms.append(Term(text, source, entry))
+            terms.append(Term(text, source, entry, weight))
 
     # classical words typed by the reader come first: they are what the reader means
     framing = {simplify(w) for w in FRAMING}
@@ -239,13 +245,13 @@ def select(question: str, df_share=None) -> Selection:
         if len(w) >= 2 and sw in q and sw not in framing and not any(sw in simplify(t.text) for t in terms):
             add(w, "question")
     top = entries[:3]
-    for (e, _), share in zip(top, ENTRY_SHARES):
+    for (e, _), share, weight in zip(top, ENTRY_SHARES, ENTRY_WEIGHTS):
         for t in e.terms[:share]:
-            add(t, "glossary", e.id)
+            add(t, "glossary", e.id, weight)
     if gravity:
         for e, _ in top[:2]:
             for t in e.offence:
-                add(t, "offence", e.id)
+                add(t, "offence", e.id, 0.6)
     dropped = []
     if df_share is not None:
         specific = [t for t in terms if df_share(t.text) <= GENERIC_SHARE]

@@ -48,6 +48,17 @@ def catalog() -> dict[str, WorkInfo]:
             for w in data["works"]}
 
 
+@functools.lru_cache(maxsize=1)
+def layer_titles() -> dict[str, dict[str, str]]:
+    """Combined editions: the title of each layer's own text (X0714: 四分律戒本 / 戒本疏 / 行宗記)."""
+    data = json.loads(resource_path("works.json").read_text(encoding="utf-8"))
+    return {w["id"]: w["layer_titles"] for w in data["works"] if w.get("layer_titles")}
+
+
+def title_for(work_id: str, layer: str, default: str) -> str:
+    return layer_titles().get(work_id, {}).get(layer, default)
+
+
 def explains() -> dict[str, str]:
     """Commentary work -> the work it explains in order (資持記 -> 行事鈔)."""
     data = json.loads(resource_path("works.json").read_text(encoding="utf-8"))
