@@ -14,8 +14,8 @@ import time
 from dataclasses import dataclass, field
 
 from .pack import Pack
-from .retrieve import LAYERS, Material
-from .text import sentence_spans
+from .retrieve import LAYERS, Material, term_groups
+from .text import FULL_STOP, sentence_spans
 from .verify import Citation, verify
 
 NO_SIFENLU = "仅依《四分律》，此问无明文。"
@@ -41,17 +41,43 @@ class _Pick:
     score: float
 
 
-def best_sentence(m: Material, folded_terms: list[str], weights: list[float], fold) -> _Pick:
-    """The sentence of a material that carries the most term weight (ties: the earlier one)."""
-    best = None
+# A sentence that states a ruling — names an offence class, or says what is exempt — is what
+# a reader asking "may I / is it an offence" needs; among sentences with the same terms it wins.
+RULING = ("波羅夷", "僧伽婆尸沙", "僧殘", "偷蘭遮", "尼薩耆", "波逸提", "波夜提", "提舍尼", "突吉羅", "吉羅",
+          "不犯", "無犯", "得罪", "犯重", "犯輕")
+
+
+def scored_sentences(m: Material, folded_terms: list[str], weights: list[float], fold) -> list[_Pick]:
+    """Every sentence of a material with its score: the term weight it carries (a term inside
+    another chosen term counts once), more if it states a ruling or comes from a clue passage."""
+    top = max(weights, default=1.0)
+    ruling = [fold(r) for r in RULING]
+    groups = term_groups(folded_terms)   # 酒 inside 飲酒 inside 不飲酒 counts once
+    out = []
     for a, b in _sentences(m.text, m.breaks):
         sent = m.text[a:b].strip()
         if not sent:
             continue
         f = fold(sent)
-        score = sum(w for t, w in zip(folded_terms, weights) if t and t in f)
-        if best is None or score > best.score:
-            best = _Pick(m, sent, score)
+        by_group: dict[int, float] = {}
+        for t, w, g in zip(folded_terms, weights, groups):
+            if t and t in f:
+                by_group[g] = max(by_group.get(g, 0.0), w)
+        score = sum(by_group.values())
+        if score > 0 and any(r in f for r in ruling):
+            score += 0.3 * top
+        if score > 0 and m.source == "clue":      # the clue table marks a topic's main passages
+            score += 0.2 * top
+        out.append(_Pick(m, sent, score))
+    return out
+
+
+def best_sentence(m: Material, folded_terms: list[str], weights: list[float], fold) -> _Pick:
+    """The sentence of a material that carries the most term weight (ties: the earlier one)."""
+    best = None
+    for p in scored_sentences(m, folded_terms, weights, fold):
+        if best is None or p.score > best.score:
+            best = p
     return best or _Pick(m, m.text[:MAX_QUOTE], 0.0)
 
 
@@ -60,7 +86,7 @@ def _sentences(text: str, breaks: list[int] = ()) -> list[tuple[int, int]]:
     spans = []
     bounds = [0, *sorted(b for b in breaks if 0 < b < len(text)), len(text)]
     for lo, hi in zip(bounds, bounds[1:]):
-        spans.extend((a, b) for a, b in sentence_spans(text, lo, hi, max_len=MAX_QUOTE))
+        spans.extend((a, b) for a, b in sentence_spans(text, lo, hi, max_len=MAX_QUOTE, stops=FULL_STOP))
     starts = set(bounds)
     out: list[list[int]] = []
     for a, b in spans:
@@ -93,6 +119,8 @@ def compose(pack: Pack, terms: list[str], materials: list[Material], weights: li
     for layer in LAYERS:
         layer_picks = [picks[m.n] for m in materials if m.layer == layer and picks[m.n].score > 0]
         selected = _select(layer, layer_picks)
+        if layer == "vinaya":
+            selected = _sifenlu_rule_and_exemption(selected, materials, folded, weights, fold)
         if layer == "vinaya" and not any(p.material.work == "T1428" for p in selected):
             no_sifenlu = True
         if not selected and not (layer == "vinaya"):
@@ -107,6 +135,29 @@ def compose(pack: Pack, terms: list[str], materials: list[Material], weights: li
         return Answer(NOTHING, [], panes, no_sifenlu=True, verify_ms=spent[0])
     citations = [checked(p.quote, p.material.n) for p in chosen]
     return Answer("\n".join(lines), citations, panes, no_sifenlu, spent[0])
+
+
+EXEMPT = ("不犯者", "不犯", "無犯")
+
+
+def _sifenlu_rule_and_exemption(selected: list[_Pick], materials: list[Material], folded, weights,
+                                fold) -> list[_Pick]:
+    """四分律's own two quotes: the rule as stated, then its exemption (不犯) when a material has one —
+    a reader asking "may I" needs both, and they sit in different sentences of different passages."""
+    own = [m for m in materials if m.work == "T1428"]
+    if not own:
+        return selected
+    sents = [p for m in own for p in scored_sentences(m, folded, weights, fold) if p.score > 0]
+    exempt = [p for p in sents if any(fold(x) in fold(p.quote) for x in EXEMPT)]
+    if not exempt:
+        return selected
+    best_exempt = max(exempt, key=lambda p: (p.score, -p.material.n))
+    if any(p.quote == best_exempt.quote for p in selected):
+        return selected
+    t1428 = [p for p in selected if p.material.work == "T1428"]
+    others = [p for p in selected if p.material.work != "T1428"]
+    rule = t1428[:1]
+    return rule + [best_exempt] + others[:PER_LAYER["vinaya"] - len(rule) - 1]
 
 
 def _select(layer: str, picks: list[_Pick]) -> list[_Pick]:

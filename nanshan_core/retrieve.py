@@ -145,7 +145,7 @@ class Retriever:
         n_docs = len(self.chunks)
         hits = [self.term_hits(f) for f in folded]
         # Terms that are parts of other chosen terms (錢 in 捉錢) count once with them.
-        groups = _term_groups(folded)
+        groups = term_groups(folded)
         k1, b = 1.2, 0.75
         scores: dict[int, list] = {}
         for ti, h in enumerate(hits):
@@ -381,7 +381,7 @@ class Retriever:
         return start, min(n, start + size)
 
 
-def _term_groups(folded: list[str]) -> list[int]:
+def term_groups(folded: list[str]) -> list[int]:
     """Index of the group each term belongs to: a term inside another chosen term joins its group."""
     groups = list(range(len(folded)))
     for i, a in enumerate(folded):

@@ -11,7 +11,8 @@ from __future__ import annotations
 import unicodedata
 
 SENTENCE_END = set("。；？！;?!")
-CLAUSE_END = set("，、：,:")
+FULL_STOP = set("。？！?!")          # a quotation ends only here (a ； leaves the thought open)
+CLAUSE_END = set("，、：,:；;")
 CLOSERS = set("」』）)】〉》”’")
 
 
@@ -22,7 +23,7 @@ def is_word_char(ch: str) -> bool:
 
 
 def sentence_spans(text: str, start: int = 0, end: int | None = None,
-                   max_len: int = 60) -> list[tuple[int, int]]:
+                   max_len: int = 60, stops=SENTENCE_END) -> list[tuple[int, int]]:
     """[start, end) spans of sentences; runs longer than max_len without a stop are cut at clauses or length."""
     end = len(text) if end is None else end
     spans: list[tuple[int, int]] = []
@@ -30,7 +31,7 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None,
     while i < end:
         ch = text[i]
         i += 1
-        if ch in SENTENCE_END:
+        if ch in stops:
             while i < end and text[i] in CLOSERS:
                 i += 1
             spans.append((s, i))
