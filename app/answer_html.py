@@ -14,11 +14,16 @@ import html
 import re
 from dataclasses import dataclass
 
+from nanshan_core.verify import UNVERIFIED_NOTE
+
 from .citations import LEVEL_LABELS, MATERIAL_SOURCE_LABELS, SOURCE_LABELS, href
 from .theme import Palette
 
 _BARE_REF = re.compile(r"[（(]\s*材料\s*(\d+)\s*[)）]")
-_REF_AFTER = re.compile(r"\s*[（(]\s*材料\s*(\d+)\s*[)）]")
+# after a quote: (材料N), or step D's correction of it (材料N，原标材料M), then perhaps D's
+# 〔此处出处未通过核验〕 — all said again by the rendered citation, so consumed with it
+_REF_AFTER = re.compile(r"\s*[（(]\s*材料\s*(\d+)\s*(?:[，,]\s*原标材料\s*\d+\s*)?[)）]")
+_UNVERIFIED_AFTER = re.compile(r"\s*〔" + re.escape(UNVERIFIED_NOTE) + "〕")
 _ELLIPSIS = re.compile(r"…+|\.{3,}|⋯+")
 
 TERM, QUOTE = 1, 2
@@ -127,7 +132,10 @@ def answer_parts(text: str, citations: list) -> list:
 
     A quote is matched with the citation verification made of it, so the
     coordinate shown beside it is the one code computed, and a corrected
-    material number is visible as such.
+    material number is visible as such.  In a model's answer step D has also
+    written its findings into the text (「…」(材料5，原标材料2), 「…」(材料3)〔此处
+    出处未通过核验〕); the Cite part says the same, so those marks are taken
+    with it rather than shown twice.
     """
     parts: list = []
     pos = 0
@@ -143,6 +151,10 @@ def answer_parts(text: str, citations: list) -> list:
         n_written = int(m.group(1)) if m else None
         if m:
             end = m.end()
+        if c.level == "unverified":
+            u = _UNVERIFIED_AFTER.match(text, end)
+            if u:
+                end = u.end()
         if at > pos:
             parts.append(text[pos:at])
         parts.append(Cite(c, n_written))
@@ -208,7 +220,11 @@ def answer_html(result, forms: dict, pal: Palette) -> str:
     body = "".join(pieces)
     lines = []
     for line in body.split("\n"):
-        if line.startswith("【"):
+        head, close, rest = line.partition("】")
+        if line.startswith("【") and close and rest.strip():
+            # a model may run on after its heading on the same line: only the heading is bold
+            lines.append(f'<p style="margin-top:8px; margin-bottom:3px;"><b>{head}{close}</b>{rest}</p>')
+        elif line.startswith("【"):
             lines.append(f'<p style="margin-top:8px; margin-bottom:2px;"><b>{line}</b></p>')
         elif line.strip():
             lines.append(f'<p style="margin-top:0px; margin-bottom:3px;">{line}</p>')
@@ -221,6 +237,25 @@ def refusal_html(result, pal: Palette) -> str:
     reply = result.selection.refusal.reply
     return (f'<p style="margin-top:6px;"><b>此问不作回答。</b></p>'
             f'<p style="color:{pal.text};">{esc(reply)}</p>')
+
+
+PROVISIONAL_HEAD = "模型生成中（未核验）…"
+PROVISIONAL_NOTE = ("以下是模型正在写的草稿：引文与出处都还没有核验，不能引用，也不会导出。"
+                    "写完后由程序核验过的答案替换。")
+
+
+def provisional_html(text: str, pal: Palette) -> str:
+    """A model's answer while it is being written: grey, headed as unverified, no links at all.
+
+    Nothing in it is a link (no coordinate, no material, no 复制引文): until step D has
+    checked it, nothing in it may be followed, copied as a citation or exported.  The
+    streamed text is appended to the last paragraph by the pane as it arrives.
+    """
+    head = (f'<p style="margin-top:4px; margin-bottom:2px; color:{pal.muted};">'
+            f'<b>{esc(PROVISIONAL_HEAD)}</b></p>'
+            f'<p style="margin-top:0px; margin-bottom:6px; color:{pal.muted};"><small>{esc(PROVISIONAL_NOTE)}</small></p>')
+    body = "<br/>".join(esc(line) for line in text.split("\n"))
+    return head + f'<p style="color:{pal.muted};">{body}</p>'
 
 
 def message_html(text: str, pal: Palette, muted: bool = True) -> str:

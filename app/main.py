@@ -1,4 +1,4 @@
-"""Entry point: ``nanshan-gui [--pack DIR] [--open COORD] [--selftest]``.
+"""Entry point: ``nanshan-gui [--pack DIR] [--open COORD] [--model FILE.gguf] [--selftest]``.
 
 Qt reads QT_QPA_PLATFORM when it loads, so --selftest sets it to offscreen
 before anything from PySide6 is imported; that is why the Qt imports below
@@ -15,6 +15,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="nanshan-gui", description="南山问律桌面程序")
     p.add_argument("--pack", help="语料包目录（默认：NANSHAN_PACK 或内置/已生成的语料包）")
     p.add_argument("--open", metavar="COORD", help="启动后在阅读器中打开这一行")
+    p.add_argument("--model", metavar="FILE.gguf", help="启动后在后台加载这个本地模型（并记住它）")
     p.add_argument("--selftest", action="store_true", help="离屏自检：提问、打开第一个坐标、检查高亮，输出一行")
     return p.parse_args(argv)
 
@@ -71,7 +72,8 @@ def launch(args: argparse.Namespace, app):
     session, reason = open_or_build(args.pack, interactive=not args.selftest)
     if session is None:
         return None, reason
-    window = MainWindow(session, fonts)
+    # the self-test checks the program's own chain: no remembered model joins in
+    window = MainWindow(session, fonts, model_path=args.model, autoload_model=not args.selftest)
     window.show()
     if args.open:
         window.open_coord(args.open)

@@ -7,8 +7,8 @@ text, headings, small print — scales together.
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, Signal
-from PySide6.QtGui import QFont
+from PySide6.QtCore import QPoint, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QLabel, QTextBrowser, QVBoxLayout, QWidget
 
 from . import answer_html as ah
@@ -24,6 +24,31 @@ class TextPane(QTextBrowser):
         self.setOpenLinks(False)
         self.setOpenExternalLinks(False)
         self.anchorClicked.connect(lambda url: self.linkActivated.emit(*parse_href(url.toString())))
+
+    # -- a provisional (streamed, unverified) text ---------------------------------------
+    def begin_provisional(self, html: str) -> None:
+        """Show streamed text: not selectable and without a context menu, so an unverified
+        draft cannot be copied out as if it were the answer."""
+        self.setHtml(html)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.NoContextMenu)
+        self.moveCursor(QTextCursor.MoveOperation.End)
+
+    def append_provisional(self, text: str, color: str) -> None:
+        """Add streamed text at the end, keeping the view at the bottom if it was there."""
+        bar = self.verticalScrollBar()
+        at_end = bar.value() >= bar.maximum() - 4
+        cursor = QTextCursor(self.document())
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        fmt = QTextCharFormat()
+        fmt.setForeground(QColor(color))
+        cursor.insertText(text, fmt)
+        if at_end:
+            bar.setValue(bar.maximum())
+
+    def end_provisional(self) -> None:
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.DefaultContextMenu)
 
     def set_text_font(self, font: QFont) -> None:
         self.setFont(font)

@@ -112,6 +112,7 @@ class TermChips(QWidget):
     def clear_chips(self) -> None:
         for chip in self.chips:
             self.chip_layout.removeWidget(chip)
+            chip.hide()             # gone now, not only once the event loop deletes it
             chip.deleteLater()
         self.chips = []
 
@@ -138,6 +139,7 @@ class TermChips(QWidget):
         for chip in [c for c in self.chips if c.term == text]:
             self.chips.remove(chip)
             self.chip_layout.removeWidget(chip)
+            chip.hide()
             chip.deleteLater()
 
     def add_term(self, text: str) -> bool:

@@ -6,9 +6,16 @@ three panes 律本 / 道宣 / 元照 side by side; every other tab is a fascicle
 the reader.  A toolbar carries the jump box.  Questions run in the engine's
 single worker thread (the engine is read-only and thread-safe, one thread
 keeps answers in the order they were asked); the window stays live.
+
+With a local model loaded (模型 menu, model_ctl.py), the model's answer is
+written in that same thread, after the pack's warm-up, and streams into the
+answer view token by token — grey, headed 「模型生成中（未核验）」, with no
+link in it — until step D's verified answer replaces it.  Only the verified
+result is ever kept in ``self.result``, so only it can be copied or exported.
 """
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, Qt, Signal
@@ -16,7 +23,7 @@ from PySide6.QtGui import QAction, QFont, QKeySequence
 from PySide6.QtWidgets import (QApplication, QFileDialog, QLabel, QLineEdit, QMainWindow, QMessageBox,
                                QPushButton, QSplitter, QTabWidget, QToolBar, QVBoxLayout, QWidget)
 
-from nanshan_core import coords
+from nanshan_core import coords, llm
 from nanshan_core.engine import check_question
 from nanshan_core.errors import NanshanError, QuestionError
 from nanshan_core.retrieve import LAYERS
@@ -26,6 +33,8 @@ from . import handout
 from .bookmarks import BookmarksDock
 from .citations import cbeta_citation
 from .message_bar import MessageBar
+from .model_ctl import ModelController
+from .model_menu import ModelIndicator, ModelMenu
 from .panes import LayerPane, TextPane
 from .question_bar import QuestionBar
 from .reader import ReaderTab
@@ -39,6 +48,8 @@ PRESENTATION_ZOOM = 1.6
 SCALE_STEP = 0.1
 SCALE_MIN, SCALE_MAX = 0.6, 3.0
 MAX_READER_TABS = 8
+CLOSE_WAIT_MS = 3000
+WELCOME = "在上面输入问题，按回车。答案只引 CBETA 原文，每句都附核验过的坐标。"
 JUMP_PLACEHOLDER = "坐标或引用，如 T40n1805_p0345b14、大正藏 40 345b14"
 
 
@@ -48,8 +59,9 @@ class MainWindow(QMainWindow):
     readyChanged = Signal(bool)
     exported = Signal(str)
     linePainted = Signal(str)          # a reader has painted its target line (benches and tests)
+    tokenShown = Signal(str)           # a streamed piece of a model's answer is on screen (tests)
 
-    def __init__(self, session, fonts, parent=None):
+    def __init__(self, session, fonts, parent=None, model_path: str | None = None, autoload_model: bool = True):
         super().__init__(parent)
         self.session = session
         self.userdata = session.userdata
@@ -64,11 +76,15 @@ class MainWindow(QMainWindow):
         self.warm_ms: float | None = None
         self._request = 0
         self._asking = False
+        self._generating = False           # a model is writing the answer now
+        self._cancel = threading.Event()
+        self._stream: list[str] = []       # what the model has written so far (unverified)
         self.presenting = False
         self._before_presentation: dict = {}
         self.theme = palette(self.userdata.get("theme", DEFAULT_THEME)).name
         self.font_scale = float(self.userdata.get("font_scale", 1.0) or 1.0)
         self.session.forms          # decided here, in the GUI thread, where fonts may be asked
+        self.model_ctl = ModelController(self.userdata, self)
         self._build_ui()
         self._build_actions()
         self._restore_geometry()
@@ -79,6 +95,7 @@ class MainWindow(QMainWindow):
         self.question_bar.set_history(self.userdata.history)
         self.question_bar.set_text(self.userdata.get("draft_question", "") or "")
         self._warm_up()
+        self.model_ctl.start(model_path, autoload_model)
 
     # == building ==========================================================================
     def _build_ui(self) -> None:
@@ -104,20 +121,27 @@ class MainWindow(QMainWindow):
         self.bookmarks.hide()
         self._build_toolbar()
         self.status_label = QLabel()
+        self.model_menu = ModelMenu(self.model_ctl, self)
+        self.model_menu.message.connect(lambda text: self.messages.info(text, tag="model"))
+        self.model_indicator = ModelIndicator(self.model_ctl, self.model_menu)
+        self.statusBar().addPermanentWidget(self.model_indicator)
         self.statusBar().addPermanentWidget(self.status_label)
+        self.model_ctl.loading.connect(self._model_loading)
+        self.model_ctl.loaded.connect(self._model_loaded)
+        self.model_ctl.failed.connect(lambda text: self.messages.error(text, tag="model"))
 
     def _build_ask_page(self) -> QWidget:
         """Question, terms, answer, and the three layers side by side under it."""
         self.question_bar = QuestionBar()
         self.question_bar.askRequested.connect(lambda q: self.ask(q))
+        self.question_bar.stopRequested.connect(self.stop_generation)
         self.chips = TermChips()
         self.chips.reaskRequested.connect(self.reask)
         self.chips.message.connect(self.notify)
         self.answer_view = TextPane()
         self.answer_view.setObjectName("answerView")
         self.answer_view.linkActivated.connect(self.handle_link)
-        self.answer_view.setHtml(ah.message_html("在上面输入问题，按回车。答案只引 CBETA 原文，每句都附核验过的坐标。",
-                                                 self.pal()))
+        self.answer_view.setHtml(ah.message_html(WELCOME, self.pal()))
         self.panes = {layer: LayerPane(layer) for layer in LAYERS}
         layers = QSplitter(Qt.Orientation.Horizontal)
         for pane in self.panes.values():
@@ -183,7 +207,8 @@ class MainWindow(QMainWindow):
         self.act_zoom_reset = self._action("复原字号", self.zoom_reset, ["Ctrl+0"])
         self.act_present = self._action("演示模式", self.set_presentation, ["F11"], checkable=True,
                                         tip="全屏、大字、高对比度，三层并排；Esc 退出")
-        self.act_leave = self._action("退出演示模式", lambda: self.set_presentation(False), ["Esc"])
+        # one Esc for both: two actions on one key would be "ambiguous" and neither would fire
+        self.act_leave = self._action("停止生成／退出演示模式", self._escape, ["Esc"])
         self.act_leave.setEnabled(False)
         self.act_contrast = self._action("高对比度", self._contrast_toggled, checkable=True)
         self.act_contrast.setChecked(self.theme == "high_contrast")
@@ -203,6 +228,7 @@ class MainWindow(QMainWindow):
         v.addActions([self.act_zoom_in, self.act_zoom_out, self.act_zoom_reset])
         v.addSeparator()
         v.addActions([self.act_present, self.act_contrast, self.act_bookmarks, self.act_jump])
+        self.menuBar().addMenu(self.model_menu)
         self.menuBar().addMenu("帮助").addAction(self.act_about)
         self.toolbar.addAction(self.act_bookmarks)
         self.toolbar.addAction(self.act_export_html)
@@ -288,13 +314,108 @@ class MainWindow(QMainWindow):
         self._request += 1
         rid = self._request
         self._asking = True
-        self.question_bar.set_busy(True, "正在检索…")
         self.messages.clear("ask")
         fresh = terms is None
+        model = self.model_ctl.usable()
+        if model is not None:
+            self._start_generation(rid, q, terms, model)
+            return True
+        if self.model_ctl.loading_path:
+            self.notify("模型还在加载：这一问由程序摘录原文作答。")
+        self.question_bar.set_busy(True, "正在检索…")
         self.runner.start(Task(self.session.engine.ask, q, terms),
                           lambda r: self._answered(rid, r, fresh),
                           lambda msg, exc: self._ask_failed(rid, msg))
         return True
+
+    # -- with a model: streamed, then verified ---------------------------------------------------
+    def _start_generation(self, rid: int, question: str, terms: list[str] | None, model) -> None:
+        """The model writes in the engine's thread (after the pack's warm-up, one at a time);
+        its tokens stream into the answer view as an unverified draft."""
+        self._generating = True
+        self.model_ctl.generating = True          # no loading or dropping a model under it
+        self.model_ctl.changed.emit()
+        self._cancel = threading.Event()
+        self._stream = []
+        status = "模型选词、检索、阅读材料…" if terms is None else "检索、模型阅读材料…"
+        self.question_bar.set_busy(True, status, stoppable=True)
+        self.answer_view.begin_provisional(ah.provisional_html("", self.pal()))
+        for pane in self.panes.values():
+            pane.clear("模型写完、程序核验之后，这里显示材料与引文。")
+        if terms is None:            # the last question's terms would pass for this one's
+            self.chips.reset()
+        else:
+            self.chips.set_enabled(False)
+        self.status_label.setText("模型作答中…")
+        for act in (self.act_export_html, self.act_export_pdf):
+            act.setEnabled(False)
+        self._update_escape()
+        task = Task(llm.ask_with_model, self.session.engine, question, model, terms=terms,
+                    cancel=self._cancel, timeout=self.model_ctl.timeout, stream=True)
+        self.runner.start(task, lambda r: self._answered(rid, r, terms is None),
+                          lambda msg, exc: self._ask_failed(rid, msg),
+                          on_token=lambda text: self._token(rid, text))
+
+    def _token(self, rid: int, text: str) -> None:
+        if rid != self._request or not self._generating:
+            return
+        if not self._stream:
+            self.question_bar.set_status("模型生成中…（Esc 停止）")
+        self._stream.append(text)
+        self.answer_view.append_provisional(text, self.pal().muted)
+        self.tokenShown.emit(text)
+
+    def stop_generation(self) -> bool:
+        """停止 / Esc: the model stops at its next token; what it wrote is verified and shown."""
+        if not self._generating:
+            return False
+        self._cancel.set()
+        self.question_bar.stop_button.setEnabled(False)
+        self.question_bar.set_status("正在停止…")
+        return True
+
+    @property
+    def generating(self) -> bool:
+        return self._generating
+
+    def _end_generation(self) -> bool:
+        if not self._generating:
+            return False
+        self._generating = False
+        self.model_ctl.generating = False
+        self.model_ctl.changed.emit()
+        self._stream = []
+        self.answer_view.end_provisional()
+        self._update_escape()
+        return True
+
+    def _escape(self) -> None:
+        """Esc leaves presentation mode first (as documented); otherwise it stops the model."""
+        if self.presenting:
+            self.set_presentation(False)
+        elif self._generating:
+            self.stop_generation()
+
+    def _update_escape(self) -> None:
+        self.act_leave.setEnabled(self.presenting or self._generating)
+
+    def _model_loading(self, path: str) -> None:
+        self.notify(f"正在加载模型 {Path(path).name}…")
+
+    def _model_loaded(self, info) -> None:
+        self.messages.clear("model")
+        self.notify(f"模型已加载：{info.describe()}（用时 {info.load_s:.1f} 秒）")
+
+    def _model_notes(self, result) -> None:
+        """Why a model's answer is shorter or different than asked for, in the message line."""
+        if not result.model:
+            return
+        bits = list(result.notes)
+        rejected = list(dict.fromkeys(t for t in result.model.get("rejected_terms") or [] if t.strip()))
+        if rejected:
+            bits.append("模型提议的" + "、".join(f"「{t}」" for t in rejected) + "在语料中没有出现，已舍弃。")
+        if bits:
+            self.messages.info(" ".join(bits), tag="ask")
 
     def reask(self, terms: list[str]) -> None:
         if self.result is None:
@@ -302,19 +423,37 @@ class MainWindow(QMainWindow):
         self.ask(self.result.question, terms)
 
     def _answered(self, rid: int, result, fresh: bool) -> None:
+        self._end_generation()
         if rid != self._request:
             return
         self._asking = False
         self.question_bar.set_busy(False)
         self.show_result(result, fresh)
+        self._model_notes(result)
 
     def _ask_failed(self, rid: int, message: str) -> None:
+        streamed = self._end_generation()
         if rid != self._request:
             return
         self._asking = False
         self.question_bar.set_busy(False)
+        if streamed:                 # the draft goes; what was shown before comes back
+            self._show_current()
+            if self.result is not None:
+                self.chips.set_selection(self.result.selection, False)
+            for act in (self.act_export_html, self.act_export_pdf):
+                act.setEnabled(self.result is not None and not self.result.refused)
+            self.status_label.clear()
         self.messages.error(message, tag="ask")
         self.askFailed.emit(message)
+
+    def _show_current(self) -> None:
+        if self.result is None:
+            self.answer_view.setHtml(ah.message_html(WELCOME, self.pal()))
+        elif self.result.refused:
+            self.answer_view.setHtml(ah.refusal_html(self.result, self.pal()))
+        else:
+            self._render_result()
 
     def show_result(self, result, fresh: bool = True) -> None:
         self.result = result
@@ -332,8 +471,9 @@ class MainWindow(QMainWindow):
             self._render_result()
             self._prefetch(result)
             t = result.timing_ms
+            model = " · 模型作答，程序核验" if result.model else ""
             self.status_label.setText(f"类别：{result.selection.category} · {len(result.materials)} 条材料 · "
-                                      f"用时 {sum(t.values()):.0f} ms")
+                                      f"用时 {sum(t.values()):.0f} ms{model}")
         self.resultShown.emit(result)
 
     def _prefetch(self, result) -> None:
@@ -496,7 +636,9 @@ class MainWindow(QMainWindow):
 
     def _restyle(self) -> None:
         apply_theme(QApplication.instance(), self.pal().name)
-        if self.result is not None and not self.result.refused:
+        if self._generating:         # the draft in the new colours; the panes wait for the verified answer
+            self.answer_view.begin_provisional(ah.provisional_html("".join(self._stream), self.pal()))
+        elif self.result is not None and not self.result.refused:
             self._render_result()
         elif self.result is not None:
             self.answer_view.setHtml(ah.refusal_html(self.result, self.pal()))
@@ -514,13 +656,13 @@ class MainWindow(QMainWindow):
                 "bookmarks": self.bookmarks.isVisible(),
             }
         self.presenting = on
+        self._update_escape()
         for w in (self.menuBar(), self.toolbar, self.statusBar(), self.answer_view):
             w.setVisible(not on)
         if on:
             self.bookmarks.hide()
         elif self._before_presentation.get("bookmarks"):
             self.bookmarks.show()
-        self.act_leave.setEnabled(on)
         self.act_present.blockSignals(True)
         self.act_present.setChecked(on)
         self.act_present.blockSignals(False)
@@ -535,6 +677,9 @@ class MainWindow(QMainWindow):
 
     # == export ===============================================================================
     def _exportable(self) -> bool:
+        if self._generating:
+            self.messages.error("模型还在写答案：写完并经程序核验后才能导出。")
+            return False
         if self.result is None or self.result.refused:
             self.messages.error("没有可导出的答案：请先提问（拒答的问题不能导出）。")
             return False
@@ -604,7 +749,16 @@ class MainWindow(QMainWindow):
         self._save(self.userdata.set, "draft_question", self.question_bar.text())
         self._save(self.userdata.set, "geometry", bytes(self.saveGeometry().toBase64()).decode("ascii"))
         self._save(self.userdata.set, "last_pack", str(self.session.pack.path))
-        for runner in (self.runner, self.export_runner, self.prefetch_runner):
+        runners = [self.runner, self.export_runner, self.prefetch_runner]
+        if self._generating:
+            # the model stops at its next token; a long prompt may still be read, so wait
+            # only briefly — the thread finishes on its own and the answer is dropped
+            self._cancel.set()
+            self._request += 1           # whatever still arrives belongs to no question now
+            if not self.runner.wait(CLOSE_WAIT_MS):
+                runners.remove(self.runner)
+        for runner in runners:
             runner.wait(30000)
+        self.model_ctl.close()
         super().closeEvent(event)
 

@@ -20,17 +20,24 @@ class TaskSignals(QObject):
     done = Signal(object)
     failed = Signal(str, object)     # message, the exception
     progress = Signal(object)
+    token = Signal(str)              # a piece of streamed text (a model writing an answer)
 
 
 class Task(QRunnable):
-    """One call of ``fn`` in a pool thread; ``fn`` may take ``progress=`` to report back."""
+    """One call of ``fn`` in a pool thread; ``fn`` may take ``progress=`` to report back.
 
-    def __init__(self, fn: Callable, *args, with_progress: bool = False, **kwargs):
+    ``stream=True`` passes ``on_token=``: each piece of text is a queued signal,
+    delivered in the GUI thread in order and always before ``done``.
+    """
+
+    def __init__(self, fn: Callable, *args, with_progress: bool = False, stream: bool = False, **kwargs):
         super().__init__()
         self.fn, self.args, self.kwargs = fn, args, kwargs
         self.signals = TaskSignals()
         if with_progress:
             self.kwargs["progress"] = self.signals.progress.emit
+        if stream:
+            self.kwargs["on_token"] = self.signals.token.emit
 
     def run(self) -> None:
         try:
@@ -56,7 +63,9 @@ class Runner(QObject):
         self._live: set[Task] = set()
 
     def start(self, task: Task, on_done: Callable | None = None, on_failed: Callable | None = None,
-              on_progress: Callable | None = None) -> Task:
+              on_progress: Callable | None = None, on_token: Callable | None = None) -> Task:
+        if on_token:
+            task.signals.token.connect(on_token)
         if on_done:
             task.signals.done.connect(on_done)
         if on_failed:

