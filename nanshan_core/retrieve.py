@@ -212,29 +212,14 @@ class Retriever:
         max_clue = max(1, int(quota * self.quotas.clue_share))
         for doc, anchor in clue_docs:
             if self.chunks[doc].layer == layer and sum(p[1] == "clue" for p in picks) < max_clue:
-                best = self._best_in_section(doc, ranking)
-                if best != doc and best not in taken:
-                    take(best, "clue", ranking[best][0], None)
-                else:
-                    take(doc, "clue", ranking.get(doc, (0.0,))[0], anchor)
+                # the clue's own passage: a "better" neighbour may already be the next section
+                # (擯出羯磨 is followed by 依止羯磨); neighbours compete through the section boost
+                take(doc, "clue", ranking.get(doc, (0.0,))[0], anchor)
         for doc in sorted(ranking, key=lambda d: -ranking[d][0]):
             if len(picks) >= quota:
                 break
             take(doc, ranking[doc][1], ranking[doc][0], None)
         return picks
-
-    def _best_in_section(self, doc: int, ranking: dict, span: int = 8) -> int:
-        """The best-scoring passage of the section a clue points at (the clue passage and those after it)."""
-        c0 = self.chunks[doc]
-        best, best_score = doc, ranking.get(doc, (0.0,))[0]
-        for d in range(doc + 1, min(len(self.chunks), doc + 1 + span)):
-            c = self.chunks[d]
-            if c.fid != c0.fid or c.layer != c0.layer:
-                break
-            sc = ranking.get(d, (0.0,))[0]
-            if sc > best_score * 1.2 and sc > 0:
-                best, best_score = d, sc
-        return best
 
     @cached_property
     def links(self) -> dict[int, list[tuple[int, float]]]:
