@@ -118,6 +118,7 @@ class LayerRules:
 
     default: str                      # vinaya / daoxuan / yuanzhao / combined
     front_matter: dict[str, str] = field(default_factory=dict)  # div start line -> layer
+    records: dict[str, str] = field(default_factory=dict)       # record start line -> layer
 
 
 def _u(mapping: str | None) -> str | None:
@@ -256,7 +257,10 @@ class _Walker:
         k = self.id_seen.get(xml_id, 0)
         self.id_seen[xml_id] = k + 1
         pid = xml_id if k == 0 else f"{xml_id}.{k}"
-        self.record = Record(pid, kind, self.layer_now())
+        layer = self.layer_now()
+        if self.line is not None and self.line.key in self.rules.records:
+            layer = self.rules.records[self.line.key]
+        self.record = Record(pid, kind, layer)
 
     def close_record(self) -> None:
         if self.record is not None and self.record.text:

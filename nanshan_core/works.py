@@ -28,6 +28,7 @@ class WorkInfo:
     layer: str              # vinaya / daoxuan / yuanzhao / combined
     group: str              # 四律 / 五論 / 道宣 / 元照 / 合編
     front_matter: dict = field(default_factory=dict, hash=False, compare=False)
+    records: dict = field(default_factory=dict, hash=False, compare=False)
 
     @property
     def canon(self) -> str:
@@ -38,13 +39,14 @@ class WorkInfo:
         return self.id[1:]
 
     def rules(self) -> LayerRules:
-        return LayerRules(self.layer, dict(self.front_matter))
+        return LayerRules(self.layer, dict(self.front_matter), dict(self.records))
 
 
 @functools.lru_cache(maxsize=1)
 def catalog() -> dict[str, WorkInfo]:
     data = json.loads(resource_path("works.json").read_text(encoding="utf-8"))
-    return {w["id"]: WorkInfo(w["id"], w["short"], w["layer"], w["group"], w.get("front_matter", {}))
+    return {w["id"]: WorkInfo(w["id"], w["short"], w["layer"], w["group"], w.get("front_matter", {}),
+                              w.get("records", {}))
             for w in data["works"]}
 
 

@@ -207,3 +207,19 @@ def test_one_file_per_work_layout_reads_the_same(cbeta_dir, tmp_path):
     assert len(rows_a) > 1000
     assert rows_a == rows_b
     assert [f.juan for f in a.fascicles()] == [1, 2, 3]
+
+
+def test_authors_own_prefaces_belong_to_their_layer(full_pack):
+    """道宣's and 元照's own prefaces are theirs; later editors' prefaces and notes are 'other'."""
+    def layer(coord):
+        line = full_pack.line(coord)
+        return {r.layer for r in full_pack.records_at_line(line.id) if r.kind not in ("juan", "byline")}
+    assert layer("T40n1805_p0157a06") == {"yuanzhao"}     # 資持記's own preface
+    assert layer("T40n1805_p0158a09") == {"yuanzhao"}     # 釋序題: 元照 on 道宣's preface
+    assert layer("X44n0747_p0753a06") == {"yuanzhao"}     # 元照's preface to 拾毘尼義鈔
+    assert layer("X44n0747_p0796c14") == {"other"}        # 新羅國寄還書
+    assert layer("T40n1806_p0429a06") == {"daoxuan"}      # 道宣's 含注戒本序
+    assert layer("X39n0714_p0709b06") == {"daoxuan"}      # the same preface inside 行宗記
+    assert layer("T45n1894_p0834a14") == {"daoxuan"}      # 章服儀序
+    assert layer("T45n1894_p0834b08") == {"other"}        # 寬文五年: a Japanese printer's note
+    assert layer("X41n0728_p0080a05") == {"other"}        # 728-A: a Japanese editor's preface
