@@ -43,12 +43,21 @@ class Task(QRunnable):
         try:
             result = self.fn(*self.args, **self.kwargs)
         except NanshanError as exc:
-            self.signals.failed.emit(str(exc), exc)
+            self._emit(self.signals.failed, str(exc), exc)
         except Exception as exc:  # a bug: keep the window alive, tell the developer
             traceback.print_exc(file=sys.stderr)
-            self.signals.failed.emit(f"内部错误（{type(exc).__name__}：{exc}）。请把这条信息告诉开发者。", exc)
+            self._emit(self.signals.failed, f"内部错误（{type(exc).__name__}：{exc}）。请把这条信息告诉开发者。", exc)
         else:
-            self.signals.done.emit(result)
+            self._emit(self.signals.done, result)
+
+    @staticmethod
+    def _emit(signal, *args) -> None:
+        """Deliver a result, unless the app is already closing and its receivers are gone
+        (a background check may finish after the window: nothing is left to tell)."""
+        try:
+            signal.emit(*args)
+        except RuntimeError:
+            pass
 
 
 class Runner(QObject):
