@@ -316,12 +316,17 @@ def _write(tmp: Path, cbeta: Path, data: list[WorkData], progress: Progress, tim
     }
 
 
+LEAD_MAX = 60    # a title or lead-in this short never stands alone as a passage
+
+
 def passages_of(records) -> list[list[tuple[int, int, int]]]:
     """Group a fascicle's records into passages of readable size: [(record index, start, end), ...].
 
     Short consecutive records of one layer are read together (四分律 defines each
     word of a rule in its own tiny paragraph, and a quotation may run across
-    them); a long record is cut at sentence ends into passages of its own.
+    them); a long record is cut at sentence ends into passages of its own.  A
+    section title (安居策修篇第十一) goes with the text it heads: alone it would be
+    a material that shows a reader nothing but a name.
     """
     out: list[list[tuple[int, int, int]]] = []
     cur: list[tuple[int, int, int]] = []
@@ -339,12 +344,17 @@ def passages_of(records) -> list[list[tuple[int, int, int]]]:
             flush()
             continue
         spans = chunk_spans(rec.text)
+        lead = cur if cur and rec.layer == layer and size <= LEAD_MAX else []
         if len(spans) > 1:
-            flush()
-            out.extend([[(i, a, b)] for a, b in spans])
+            if not lead:
+                flush()
+            first = lead + [(i, *spans[0])]
+            cur, size = [], 0
+            out.append(first)
+            out.extend([[(i, a, b)] for a, b in spans[1:]])
             continue
         n = len(rec.text)
-        if cur and (rec.layer != layer or size + n > PASSAGE_TARGET):
+        if cur and not lead and (rec.layer != layer or size + n > PASSAGE_TARGET):
             flush()
         cur.append((i, 0, n))
         size += n

@@ -66,8 +66,8 @@ def _cut_long(text: str, a: int, b: int, max_len: int) -> list[tuple[int, int]]:
     return pieces
 
 
-PASSAGE_TARGET = 320   # characters: a passage the reader can take in at a glance
-PASSAGE_LIMIT = 600
+PASSAGE_TARGET = 480   # characters: a passage the reader can take in at a glance
+PASSAGE_LIMIT = 720
 
 
 def chunk_spans(text: str, target: int = PASSAGE_TARGET, limit: int = PASSAGE_LIMIT) -> list[tuple[int, int]]:

@@ -36,7 +36,10 @@ def test_line_with_inline_note(full_pack, retriever, cbeta_dir):
     # T40n1804_p0060c06: 「過失殺人者以贖論」 then the small-print note 「謂目所不見…重物乘高履」 going on to c07
     m = retriever.material_at("T40n1804_p0060c03")
     assert verify(full_pack, "過失殺人者以贖論謂目所不見", 1, [m]).coord == "T40n1804_p0060c06"
-    c = verify(full_pack, "危之類", 1, [m])
+    # the note runs on into the next printed line (and the next passage)
+    m2 = retriever.material_at("T40n1804_p0060c07", n=2)
+    assert verify(full_pack, "重物乘高履危之類", 2, [m, m2]).coord == "T40n1804_p0060c06"
+    c = verify(full_pack, "危之類", 2, [m, m2])
     assert c.coord == "T40n1804_p0060c07"
     assert RawLines(cbeta_dir).holds(c.coord, "危之類")
 
