@@ -114,5 +114,5 @@ class Engine:
         result.clues = clue_mod.fire(result.selection.texts, weights=result.selection.weights)
         result.clue_coords = clue_mod.coords_for(result.clues)
         result.materials = self.retriever.retrieve(result.selection.texts, result.clue_coords,
-                                                   result.selection.weights)
+                                                   result.selection.weights, result.selection.concepts)
         timing["retrieve"] = (time.perf_counter() - t) * 1000

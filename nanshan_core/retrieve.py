@@ -46,7 +46,7 @@ class Quotas:
     per_work: dict = field(default_factory=lambda: {"T1428": 4})
     default_per_work: int = 4
     clue_share: float = 0.25        # at most this share of a layer's slots from the clue table
-    window: int = 600              # at most this many characters shown per material (sentence-aligned)
+    window: int = 720              # at most this many characters shown per material (sentence-aligned)
 
 
 @dataclass
@@ -135,17 +135,19 @@ class Retriever:
         return out
 
     def score_passages(self, terms: list[str], boost: dict[int, float] | None = None,
-                       weights: list[float] | None = None) -> dict[int, tuple]:
+                       weights: list[float] | None = None, concepts: list[str] | None = None) -> dict[int, tuple]:
         """docnum -> (score, matched term indexes, offsets) over the whole index.
 
         ``weights`` says how much the selection trusts each term (the reader's own
-        words and the best glossary entry fully, a weaker entry less)."""
+        words and the best glossary entry fully, a weaker entry less).  ``concepts``
+        names the idea behind each term: within one idea the best term counts in
+        full and its synonyms only in part, and coverage counts ideas, not words."""
         norm = self.pack.normalizer
         folded = [norm.fold_query(t) for t in terms]
         n_docs = len(self.chunks)
         hits = [self.term_hits(f) for f in folded]
         # Terms that are parts of other chosen terms (錢 in 捉錢) count once with them.
-        groups = term_groups(folded)
+        groups = concept_groups(folded, concepts)
         k1, b = 1.2, 0.75
         scores: dict[int, list] = {}
         for ti, h in enumerate(hits):
@@ -158,12 +160,13 @@ class Retriever:
                 dl = c.length
                 tf = len(offs)
                 part = idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / self.avg_len))
-                entry = scores.setdefault(doc, [0.0, set(), []])
-                entry[0] += part
+                entry = scores.setdefault(doc, [{}, set(), []])
+                entry[0].setdefault(groups[ti], []).append(part)
                 entry[1].add(groups[ti])
                 entry[2].extend((o, ti) for o in offs if o >= 0)
         out = {}
-        for doc, (sc, grp, offs) in scores.items():
+        for doc, (parts, grp, offs) in scores.items():
+            sc = sum(_concept_score(p) for p in parts.values())
             k = len(grp)
             sc *= 1 + 0.6 * (k - 1)
             if k >= 2 and _close(offs, folded, 40):
@@ -175,9 +178,9 @@ class Retriever:
 
     # -- assembling materials ---------------------------------------------------
     def retrieve(self, terms: list[str], clue_coords: list[str] | None = None,
-                 weights: list[float] | None = None) -> list[Material]:
+                 weights: list[float] | None = None, concepts: list[str] | None = None) -> list[Material]:
         clue_docs = self._clue_docs(clue_coords or [])
-        scored = self.score_passages(terms, self._section_boost(clue_docs), weights) if terms else {}
+        scored = self.score_passages(terms, self._section_boost(clue_docs), weights, concepts) if terms else {}
         folded_terms = [self.pack.normalizer.fold_query(t) for t in terms]
         chosen: dict[str, list[tuple]] = {}
         for layer in LAYERS:
@@ -364,6 +367,25 @@ class Retriever:
                 start = a
                 break
         return start, min(n, start + size)
+
+
+SYNONYM_SHARE = 0.3     # what a second word for the same idea adds to a passage's score
+
+
+def _concept_score(parts: list[float]) -> float:
+    parts = sorted(parts, reverse=True)
+    return parts[0] + SYNONYM_SHARE * sum(parts[1:])
+
+
+def concept_groups(folded: list[str], concepts: list[str] | None) -> list[int]:
+    """Group index per term: the same concept, or a term inside another chosen term (錢 in 捉錢)."""
+    groups = term_groups(folded)
+    if concepts:
+        first: dict[str, int] = {}
+        for i, c in enumerate(concepts):
+            first.setdefault(c, groups[i])
+        groups = [first[c] if first[c] != i else g for i, (c, g) in enumerate(zip(concepts, groups))]
+    return groups
 
 
 def term_groups(folded: list[str]) -> list[int]:

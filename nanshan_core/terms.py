@@ -72,6 +72,12 @@ class Selection:
     def weights(self) -> list[float]:
         return [t.weight for t in self.terms]
 
+    @property
+    def concepts(self) -> list[str]:
+        """What each term stands for: the synonyms one glossary entry offers are one idea, so a
+        passage repeating them is not "covering" the question better than one that meets two ideas."""
+        return [f"{t.source}:{t.entry}" if t.entry else f"{t.source}:{t.text}" for t in self.terms]
+
 
 @dataclass(frozen=True)
 class Entry:
@@ -149,10 +155,21 @@ def _bigram_index() -> tuple[dict, dict]:
     return per_entry, idf
 
 
-def _loose_match(form: str, q: str, frames: list[tuple[int, int]]) -> float:
-    """A form of 3+ characters found in order with a few characters between (跟师父学 in 跟着师父学)."""
+def _fuzzy(bigrams: set, qbi_at: list[tuple[int, str]], idf: dict) -> tuple[float, bool]:
+    """Weight of the entry's bigrams the question shares, and whether they make more than one word of it.
+
+    Bigrams that all sit in one run of the question are one word (不小心 of
+    不小心*死): a piece of a form, not a rewording of it, so alone they match nothing."""
+    at = [(i, b) for i, b in qbi_at if b in bigrams]
+    shared = {b for _, b in at}
+    several = len(shared) >= 2 and not all(j == i + 1 for (i, _), (j, _) in zip(at, at[1:]))
+    return sum(idf[b] for b in shared), several
+
+
+def _loose_match(form: str, q: str, frames: list[tuple[int, int]]) -> tuple[int, int] | None:
+    """Span of a form of 3+ characters found in order with a few characters between (跟师父学 in 跟着师父学)."""
     if len(form) < 3:
-        return 0.0
+        return None
     start = q.find(form[0])
     while start != -1:
         pos, gaps = start, 0
@@ -163,47 +180,55 @@ def _loose_match(form: str, q: str, frames: list[tuple[int, int]]) -> float:
             gaps += nxt - pos - 1
             pos = nxt
         else:
-            if gaps <= 3 and not _inside((start, pos + 1), frames):
-                return len(form) - 0.5 * gaps
+            if gaps <= 3 and not any(a < pos + 1 and start < b for a, b in frames):
+                return start, pos + 1
         start = q.find(form[0], start + 1)
-    return 0.0
+    return None
 
 
 def match_entries(question: str) -> list[tuple[Entry, float]]:
     """Glossary entries the question touches, strongest first.
 
-    A whole vernacular form found in the question (gaps '*' allowed) counts its
-    length; beyond that, the distinctive bigrams an entry's forms share with the
-    question count by how rare they are among all entries — so 「宣称自己已经开悟」
-    meets the form 自称开悟 through 开悟, while 能不/不能 count for nothing.
+    Whole vernacular forms found in the question (gaps '*' allowed) count the
+    characters of the question they cover together — overlapping forms of one
+    entry (被*赶出, 赶出*僧) do not add up to more than the words they share.
+    Beyond that, a form met with small wording differences counts the rare
+    bigrams it shares with the question — so 「对外宣称自己开悟」 meets 自称开悟
+    through 自称 and 开悟, while 能不/不能 count for nothing.
     """
     q = simplify(question)
     frames = frame_spans(q)
-    qbi = {q[i:i + 2] for i in range(len(q) - 1)
-           if is_word_char(q[i]) and is_word_char(q[i + 1]) and not _inside((i, i + 2), frames)}
+    qbi_at = [(i, q[i:i + 2]) for i in range(len(q) - 1)
+              if is_word_char(q[i]) and is_word_char(q[i + 1]) and not _inside((i, i + 2), frames)]
     per_entry, idf = _bigram_index()
     found = []
     for e in glossary():
-        exact: dict[str, float] = {}
+        covered: set[int] = set()
+        longest = 0       # the most specific single form breaks ties (赶出僧团 over 被*赶出 + 赶出*僧)
         for rx, plain in e.patterns:
             for m in rx.finditer(q):
                 if not _inside(m.span(), frames):
-                    exact[plain] = float(len(plain))
+                    covered.update(range(*m.span()))
+                    longest = max(longest, len(plain))
                     break
             else:
-                loose = _loose_match(plain, q, frames)
-                if loose:
-                    exact[plain] = loose
+                span = _loose_match(plain, q, frames)
+                if span:
+                    covered.update(range(*span))
+                    longest = max(longest, len(plain) - 1)
+        typed = 0.0
         for t in e.terms:        # the reader may already use the classical word
             st = simplify(t)
             k = q.find(st)
             if len(st) >= 2 and k >= 0 and not _inside((k, k + len(st)), frames):
-                exact[st] = len(st) + 1.0
-        exact_score = sum(sorted(exact.values(), reverse=True)[:3])
-        shared = per_entry[e.id] & qbi
-        fuzzy = sum(idf[b] for b in shared)
-        score = exact_score + 0.5 * fuzzy
-        if exact_score >= 2 or (len(shared) >= 2 and fuzzy >= 6.0):
+                covered.update(range(k, k + len(st)))
+                typed = 1.0
+        exact_score = len(covered) + typed
+        # bigrams the whole forms did not already account for
+        free = [(i, b) for i, b in qbi_at if i not in covered or i + 1 not in covered]
+        fuzzy, several = _fuzzy(per_entry[e.id], free, idf)
+        score = exact_score + 0.5 * fuzzy + 0.1 * longest
+        if exact_score >= 2 or (several and fuzzy >= 6.0):
             found.append((e, round(score, 2)))
     found.sort(key=lambda x: -x[1])
     if found:
