@@ -238,6 +238,13 @@ def match_entries(question: str) -> list[tuple[Entry, float]]:
 
 
 @functools.lru_cache(maxsize=1)
+def _modern_speech() -> str:
+    """Every vernacular form of the glossary, for telling a modern word from a classical one."""
+    return "|".join(plain for e in glossary() for _, plain in e.patterns
+                    if not any(simplify(t) == plain for t in e.terms))
+
+
+@functools.lru_cache(maxsize=1)
 def _vocabulary() -> tuple[str, ...]:
     """Classical words the app knows (glossary terms and clue keys), longest first."""
     from .clues import clue_table
@@ -263,11 +270,14 @@ def select(question: str, df_share=None) -> Selection:
             seen.add(key)
             terms.append(Term(text, source, entry, weight))
 
-    # classical words typed by the reader come first: they are what the reader means
+    # classical words typed by the reader come first: they are what the reader means --
+    # unless the glossary lists the word as modern speech too (后悔 is regret, not 後悔戒)
     framing = {simplify(w) for w in FRAMING}
+    modern = _modern_speech()
     for w in _vocabulary():
         sw = simplify(w)
-        if len(w) >= 2 and sw in q and sw not in framing and not any(sw in simplify(t.text) for t in terms):
+        if len(w) >= 2 and sw in q and sw not in framing and not any(sw in simplify(t.text) for t in terms) \
+                and not (len(sw) == 2 and sw in modern):
             add(w, "question")
     top = entries[:3]
     for (e, _), share, weight in zip(top, ENTRY_SHARES, ENTRY_WEIGHTS):
