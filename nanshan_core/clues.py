@@ -61,10 +61,15 @@ def fire(terms: list[str], limit: int = MAX_CLUES, weights: list[float] | None =
 
 
 def coords_for(fired: list[tuple[Clue, float]]) -> list[str]:
+    """The fired clues' coordinates, taking each clue's first before any clue's second.
+
+    A layer has only a few clue slots: when a question touches two topics, each
+    gets its main passage rather than the first topic taking every slot."""
     seen, out = set(), []
-    for c, _ in fired:
-        for coord in c.coords:
-            if coord not in seen:
-                seen.add(coord)
-                out.append(coord)
+    depth = max((len(c.coords) for c, _ in fired), default=0)
+    for k in range(depth):
+        for c, _ in fired:
+            if k < len(c.coords) and c.coords[k] not in seen:
+                seen.add(c.coords[k])
+                out.append(c.coords[k])
     return out

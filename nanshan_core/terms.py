@@ -129,6 +129,19 @@ def frame_spans(q: str) -> list[tuple[int, int]]:
     return [m.span() for m in _FRAME_PHRASES.finditer(q)]
 
 
+_QUOTED = re.compile(r"“([^”]{1,12})”|「([^」]{1,12})」|‘([^’]{1,12})’|\"([^\"]{1,12})\"|《([^》]{1,12})》")
+QUOTED_BONUS = 2.0     # a word the reader puts in quotation marks is the word they are asking about
+
+
+def quoted_positions(q: str) -> set[int]:
+    """Characters inside quotation marks: the term the reader heard and asks about (“结夏”, “戒体”)."""
+    out: set[int] = set()
+    for m in _QUOTED.finditer(q):
+        g = next(i for i in range(1, 6) if m.group(i) is not None)
+        out.update(range(m.start(g), m.end(g)))
+    return out
+
+
 def _inside(span: tuple[int, int], frames: list[tuple[int, int]]) -> bool:
     return any(a <= span[0] and span[1] <= b for a, b in frames)
 
@@ -201,6 +214,7 @@ def match_entries(question: str) -> list[tuple[Entry, float]]:
     qbi_at = [(i, q[i:i + 2]) for i in range(len(q) - 1)
               if is_word_char(q[i]) and is_word_char(q[i + 1]) and not _inside((i, i + 2), frames)]
     per_entry, idf = _bigram_index()
+    quoted = quoted_positions(q)
     found = []
     for e in glossary():
         covered: set[int] = set()
@@ -227,7 +241,7 @@ def match_entries(question: str) -> list[tuple[Entry, float]]:
         # bigrams the whole forms did not already account for
         free = [(i, b) for i, b in qbi_at if i not in covered or i + 1 not in covered]
         fuzzy, several = _fuzzy(per_entry[e.id], free, idf)
-        score = exact_score + 0.5 * fuzzy + 0.1 * longest
+        score = exact_score + 0.5 * fuzzy + 0.1 * longest + (QUOTED_BONUS if covered & quoted else 0.0)
         if exact_score >= 2 or (several and fuzzy >= 6.0):
             found.append((e, round(score, 2)))
     found.sort(key=lambda x: -x[1])
