@@ -111,7 +111,8 @@ class Engine:
 
     def retrieve(self, result: Result, timing: dict) -> None:
         t = time.perf_counter()
-        result.clues = clue_mod.fire(result.selection.texts, weights=result.selection.weights)
+        words, weights = result.selection.clue_words()
+        result.clues = clue_mod.fire(words, weights=weights)
         result.clue_coords = clue_mod.coords_for(result.clues)
         result.materials = self.retriever.retrieve(result.selection.texts, result.clue_coords,
                                                    result.selection.weights, result.selection.concepts)

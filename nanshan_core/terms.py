@@ -72,6 +72,19 @@ class Selection:
     def weights(self) -> list[float]:
         return [t.weight for t in self.terms]
 
+    def clue_words(self) -> tuple[list[str], list[float]]:
+        """Words that may fire clues: the chosen terms, and every classical term of the best
+        entries (a topic word such as 責心 names a clue's topic even when the search
+        itself used only the entry's first terms)."""
+        words, weights = list(self.texts), list(self.weights)
+        by_id = {e.id: e for e in glossary()}
+        for (eid, _), w in zip(self.entries[:len(ENTRY_WEIGHTS)], ENTRY_WEIGHTS):
+            for t in by_id[eid].terms if eid in by_id else ():
+                if t not in words:
+                    words.append(t)
+                    weights.append(w * 0.8)
+        return words, weights
+
     @property
     def concepts(self) -> list[str]:
         """What each term stands for: the synonyms one glossary entry offers are one idea, so a
@@ -130,6 +143,7 @@ def frame_spans(q: str) -> list[tuple[int, int]]:
 
 
 _QUOTED = re.compile(r"“([^”]{1,12})”|「([^」]{1,12})」|‘([^’]{1,12})’|\"([^\"]{1,12})\"|《([^》]{1,12})》")
+FUZZY_ONLY = 0.6
 QUOTED_BONUS = 2.0     # a word the reader puts in quotation marks is the word they are asking about
 
 
@@ -242,6 +256,8 @@ def match_entries(question: str) -> list[tuple[Entry, float]]:
         free = [(i, b) for i, b in qbi_at if i not in covered or i + 1 not in covered]
         fuzzy, several = _fuzzy(per_entry[e.id], free, idf)
         score = exact_score + 0.5 * fuzzy + 0.1 * longest + (QUOTED_BONUS if covered & quoted else 0.0)
+        if not covered:
+            score *= FUZZY_ONLY     # met only through a rewording: behind any entry whose own words occur
         if exact_score >= 2 or (several and fuzzy >= 6.0):
             found.append((e, round(score, 2)))
     found.sort(key=lambda x: -x[1])
