@@ -168,7 +168,8 @@ class Retriever:
         for doc, (parts, grp, offs) in scores.items():
             sc = sum(_concept_score(p) for p in parts.values())
             k = len(grp)
-            sc *= 1 + 0.6 * (k - 1)
+            extra = sum(len(p) - 1 for p in parts.values())   # further words of an idea already met
+            sc *= 1 + 0.6 * (k - 1) + EXTRA_WORD * extra
             if k >= 2 and _close(offs, folded, 40):
                 sc *= 1.3
             if boost and doc in boost:
@@ -370,6 +371,7 @@ class Retriever:
 
 
 SYNONYM_SHARE = 0.3     # what a second word for the same idea adds to a passage's score
+EXTRA_WORD = 0.3        # and to its coverage (边地 and 五人 are two facets of one entry, not one word)
 
 
 def _concept_score(parts: list[float]) -> float:
