@@ -55,7 +55,7 @@ def scored_sentences(m: Material, folded_terms: list[str], weights: list[float],
     groups = term_groups(folded_terms)   # 酒 inside 飲酒 inside 不飲酒 counts once
     out = []
     for a, b in _sentences(m.text, m.breaks):
-        sent = m.text[a:b].strip()
+        sent = _balanced(m.text[a:b].strip())
         if not sent:
             continue
         f = fold(sent)
@@ -70,6 +70,20 @@ def scored_sentences(m: Material, folded_terms: list[str], weights: list[float],
             score += 0.2 * top
         out.append(_Pick(m, sent, score))
     return out
+
+
+_PAIRS = (("「", "」"), ("『", "』"))
+
+
+def _balanced(sent: str) -> str:
+    """A sentence without the corpus's quotation marks that open or close outside it
+    (「…波逸提。」」 reads as a typo once the answer wraps it in its own 「」)."""
+    for op, cl in _PAIRS:
+        while sent.endswith(cl) and sent.count(cl) > sent.count(op):
+            sent = sent[:-1]
+        while sent.startswith(op) and sent.count(op) > sent.count(cl):
+            sent = sent[1:]
+    return sent
 
 
 def best_sentence(m: Material, folded_terms: list[str], weights: list[float], fold) -> _Pick:
