@@ -144,7 +144,7 @@ def frame_spans(q: str) -> list[tuple[int, int]]:
 
 _QUOTED = re.compile(r"“([^”]{1,12})”|「([^」]{1,12})」|‘([^’]{1,12})’|\"([^\"]{1,12})\"|《([^》]{1,12})》")
 FUZZY_ONLY = 0.6
-QUOTED_BONUS = 2.0     # a word the reader puts in quotation marks is the word they are asking about
+QUOTED_BONUS = 3.0     # a word the reader puts in quotation marks is the word they are asking about
 
 
 def quoted_positions(q: str) -> set[int]:

@@ -101,3 +101,20 @@ def test_cli_ask_text_form_and_errors(full_pack):
     bad = subprocess.run([sys.executable, "-m", "nanshan_core.cli", "ask", "", "--pack", str(full_pack.path)],
                          capture_output=True, text=True)
     assert bad.returncode != 0 and "请输入问题" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_a_title_line_opens_a_material_with_the_text_it_heads(engine):
+    # a clue pointing at 安居策修篇's title shows the section's opening, not a bare name
+    m = engine.retriever.material_at("T40n1804_p0038a02")
+    assert m.text.startswith("安居策修篇")
+    assert len(m.text) > 200
+
+
+def test_two_ideas_outrank_many_words_for_one(engine):
+    # sickness and medicinal alcohol: the 四分律 exemption 「以酒為藥」 must come before the
+    # passages that only repeat words for nursing the sick (看病 瞻病 病比丘 ...)
+    r = engine.ask("生病的时候，医生开的药里有酒，能喝吗？")
+    vinaya = [m for m in r.materials if m.layer == "vinaya"]
+    top = [m for m in vinaya if m.source == "search"][:3]
+    assert any("以酒為藥" in m.text for m in vinaya)
+    assert any("酒" in m.text for m in top)

@@ -90,3 +90,31 @@ def test_clues_fire_on_terms():
     fired = clues.fire(["捉錢", "金銀"])
     assert fired and any("捉" in c.title for c, _ in fired)
     assert clues.fire(["比丘"]) == []
+
+
+def test_a_quoted_word_marks_the_topic():
+    # 「中途离开」 alone reads as leaving a meeting; the reader's quoted “结夏” says it is about 安居
+    plain = terms.match_entries("大家都在说结夏，中途能离开吗？")
+    quoted = terms.match_entries("大家都在说“结夏”，中途能离开吗？")
+    assert plain[0][0].id != "vassa"
+    assert quoted[0][0].id == "vassa"
+    assert "安居" in terms.select("大家都在说“结夏”，中途能离开吗？").texts
+
+
+def test_a_modern_word_that_looks_classical_is_not_taken_as_a_term():
+    # 后悔 is regret here, not the 後悔 of 同羯磨後悔戒
+    sel = terms.select("受了戒又后悔了怎么办？")
+    assert "後悔" not in sel.texts and sel.texts
+
+
+def test_overlapping_forms_of_one_entry_do_not_outweigh_a_specific_one():
+    # 被*赶出 and 赶出*僧 (temporary 擯出) must not outrank 赶出僧团 (滅擯, 不共住)
+    sel = terms.select("什么情况下会被赶出僧团？")
+    assert sel.texts[:2] == ["滅擯", "不共住"]
+
+
+def test_each_fired_clue_gets_its_main_passage_first():
+    fired = clues.fire(["捉錢", "金銀", "捉寶"])
+    assert len(fired) >= 2
+    coords = clues.coords_for(fired)
+    assert coords[:2] == [fired[0][0].coords[0], fired[1][0].coords[0]]
