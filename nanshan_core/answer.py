@@ -55,7 +55,7 @@ def scored_sentences(m: Material, folded_terms: list[str], weights: list[float],
     groups = term_groups(folded_terms)   # 酒 inside 飲酒 inside 不飲酒 counts once
     out = []
     for a, b in _sentences(m.text, m.breaks):
-        sent = _balanced(m.text[a:b].strip())
+        sent = _balanced(_without_intro(m.text[a:b].strip(), folded_terms, fold))
         if not sent:
             continue
         f = fold(sent)
@@ -70,6 +70,20 @@ def scored_sentences(m: Material, folded_terms: list[str], weights: list[float],
             score += 0.2 * top
         out.append(_Pick(m, sent, score))
     return out
+
+
+def _without_intro(sent: str, folded_terms: list[str], fold) -> str:
+    """The sentence from the colon on when what precedes it is a formula without any term
+    (自今已去與比丘結戒，集十句義乃至正法久住，欲說戒者當如是說：若比丘自手捉錢…): the reader
+    wants the rule, and the quote still sits verbatim in its material."""
+    while True:
+        k = sent.find("：")
+        if k < 12 or len(sent) - k < 10:
+            return sent
+        head, tail = fold(sent[:k]), fold(sent[k + 1:])
+        if any(t and t in head for t in folded_terms) or not any(t and t in tail for t in folded_terms):
+            return sent
+        sent = sent[k + 1:].lstrip("「『")
 
 
 _PAIRS = (("「", "」"), ("『", "』"))

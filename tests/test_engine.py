@@ -118,3 +118,12 @@ def test_two_ideas_outrank_many_words_for_one(engine):
     top = [m for m in vinaya if m.source == "search"][:3]
     assert any("以酒為藥" in m.text for m in vinaya)
     assert any("酒" in m.text for m in top)
+
+
+def test_a_rule_is_quoted_without_its_introductory_formula(engine):
+    # 「…欲說戒者當如是說：若比丘自手捉錢…」: the reader wants the rule, verified at its own line
+    r = engine.ask("比丘可以用手拿钱吗？")
+    rules = [c for c in r.answer.citations if "捉錢" in c.quote and c.coord.startswith("T22n1428")]
+    assert rules, r.answer.text
+    assert all("當如是說" not in c.quote for c in rules)
+    assert any(c.quote.startswith("若比丘") and c.level == "line" for c in rules)
