@@ -103,40 +103,36 @@ class ModelMenu(QMenu):
         info = self.ctl.info
         fmt_menu = self.addMenu("对话格式（模型无内置模板时）")
         fmt_menu.setToolTipsVisible(True)
-        self.format_actions = {}
-        group = QActionGroup(fmt_menu)
         usable = info is not None and not info.has_template and not busy
         fmt_menu.setEnabled(usable)
         if info is not None and info.has_template:
             fmt_menu.setTitle("对话格式：模型内置模板")
-        for fmt in llm.CHAT_FORMATS:
-            act = fmt_menu.addAction(fmt)
+        self.format_actions = self._choices(
+            fmt_menu, llm.CHAT_FORMATS, str, lambda f: info is not None and info.chat_format == f,
+            self.ctl.set_chat_format)
+        self.ctx_actions = self._choices(
+            self.addMenu("上下文长度"), CONTEXT_CHOICES,
+            lambda n: f"{n} 词元" + ("（默认）" if n == llm.DEFAULT_CTX else ""),
+            lambda n: self.ctl.n_ctx == n, self.ctl.set_ctx, enabled=not busy)
+        self.timeout_actions = self._choices(
+            self.addMenu("生成时限"), TIMEOUT_CHOICES,
+            lambda s: f"{s:.0f} 秒" + ("（默认）" if s == llm.DEFAULT_TIMEOUT else ""),
+            lambda s: abs(self.ctl.timeout - s) < 0.01, self.ctl.set_timeout)
+
+    @staticmethod
+    def _choices(menu, values, label, checked, pick, enabled: bool = True) -> dict:
+        """One exclusive, checkable action per value; returns value -> action (the tests press them)."""
+        group = QActionGroup(menu)
+        actions = {}
+        for v in values:
+            act = menu.addAction(label(v))
             act.setCheckable(True)
-            act.setChecked(info is not None and info.chat_format == fmt)
-            act.triggered.connect(lambda _=False, f=fmt: self.ctl.set_chat_format(f))
+            act.setChecked(checked(v))
+            act.setEnabled(enabled)
+            act.triggered.connect(lambda _=False, v=v: pick(v))
             group.addAction(act)
-            self.format_actions[fmt] = act
-        ctx_menu = self.addMenu("上下文长度")
-        self.ctx_actions = {}
-        group = QActionGroup(ctx_menu)
-        for n in CONTEXT_CHOICES:
-            act = ctx_menu.addAction(f"{n} 词元" + ("（默认）" if n == llm.DEFAULT_CTX else ""))
-            act.setCheckable(True)
-            act.setChecked(self.ctl.n_ctx == n)
-            act.setEnabled(not busy)
-            act.triggered.connect(lambda _=False, n=n: self.ctl.set_ctx(n))
-            group.addAction(act)
-            self.ctx_actions[n] = act
-        time_menu = self.addMenu("生成时限")
-        self.timeout_actions = {}
-        group = QActionGroup(time_menu)
-        for s in TIMEOUT_CHOICES:
-            act = time_menu.addAction(f"{s:.0f} 秒" + ("（默认）" if s == llm.DEFAULT_TIMEOUT else ""))
-            act.setCheckable(True)
-            act.setChecked(abs(self.ctl.timeout - s) < 0.01)
-            act.triggered.connect(lambda _=False, s=s: self.ctl.set_timeout(s))
-            group.addAction(act)
-            self.timeout_actions[s] = act
+            actions[v] = act
+        return actions
 
     # -- actions ---------------------------------------------------------------------------------
     def choose_file(self) -> None:

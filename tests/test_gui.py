@@ -24,13 +24,11 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
 
 from nanshan_core import coords
-from nanshan_core.engine import Engine
 from nanshan_core.userdata import UserData
 
 from app.citations import SOURCE_LABELS
 from app.display import is_private_use
-from app.fonts import drawable, install_fonts
-from app.session import Session
+from app.fonts import drawable
 from app.theme import stylesheet
 from app.window import MainWindow, PRESENTATION_ZOOM
 
@@ -42,35 +40,9 @@ TIMEOUT = 60_000
 
 # -- fixtures ------------------------------------------------------------------------------------
 
-@pytest.fixture(scope="session")
-def engine(full_pack):
-    return Engine(full_pack)
-
-
-@pytest.fixture(scope="session")
-def gui_fonts(qapp):
-    return install_fonts(qapp)
-
-
 @pytest.fixture
-def user_dirs(tmp_path, monkeypatch):
-    data, config = tmp_path / "data", tmp_path / "config"
-    monkeypatch.setenv("NANSHAN_DATA_DIR", str(data))
-    monkeypatch.setenv("NANSHAN_CONFIG_DIR", str(config))
-    return data, config
-
-
-@pytest.fixture
-def make_window(qtbot, full_pack, engine, gui_fonts, user_dirs):
-    def make() -> MainWindow:
-        w = MainWindow(Session(full_pack, UserData(), engine), gui_fonts)
-        qtbot.addWidget(w)
-        w.resize(1400, 900)
-        w.show()
-        qtbot.waitExposed(w)
-        qtbot.waitUntil(lambda: w.ready, timeout=TIMEOUT)
-        return w
-    return make
+def make_window(open_window):
+    return lambda: open_window(timeout=TIMEOUT)
 
 
 @pytest.fixture

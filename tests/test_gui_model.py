@@ -24,7 +24,6 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QFileDialog
 
 from nanshan_core import llm
-from nanshan_core.engine import Engine
 from nanshan_core.errors import ModelError
 from nanshan_core.evaluate import RawLines
 from nanshan_core.userdata import UserData
@@ -32,9 +31,7 @@ from nanshan_core.verify import COORD_LIKE, UNVERIFIED_NOTE
 
 from app import answer_html as ah
 from app.citations import SOURCE_LABELS
-from app.fonts import install_fonts
 from app.model_ctl import UNAVAILABLE
-from app.session import Session
 from app.window import CLOSE_WAIT_MS, MainWindow
 
 pytestmark = pytest.mark.llm
@@ -48,42 +45,20 @@ EXPEL = "什么情况下会被赶出僧团？"
 
 # -- fixtures ----------------------------------------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def engine(full_pack):
-    return Engine(full_pack)
-
-
-@pytest.fixture(scope="module")
-def gui_fonts(qapp):
-    return install_fonts(qapp)
-
-
 @pytest.fixture(autouse=True)
 def short_answers(monkeypatch):
     monkeypatch.setattr(llm, "ANSWER_TOKENS", 120)
 
 
-@pytest.fixture
-def user_dirs(tmp_path, monkeypatch):
-    data, config = tmp_path / "data", tmp_path / "config"
-    monkeypatch.setenv("NANSHAN_DATA_DIR", str(data))
-    monkeypatch.setenv("NANSHAN_CONFIG_DIR", str(config))
+@pytest.fixture(autouse=True)
+def short_context(user_dirs):
     UserData().set("model_ctx", 2048)        # short prompts: the same plumbing, a fraction of the time
-    return data, config
 
 
 @pytest.fixture
-def make_window(qtbot, full_pack, engine, gui_fonts, user_dirs):
-    def make() -> MainWindow:
-        w = MainWindow(Session(full_pack, UserData(), engine), gui_fonts)
-        qtbot.addWidget(w)
-        w.resize(1400, 900)
-        w.show()
-        qtbot.waitExposed(w)
-        qtbot.waitUntil(lambda: w.ready and w.model_ctl.runtime is not None and not w.model_ctl.loading_path,
-                        timeout=WAIT)
-        return w
-    return make
+def make_window(open_window):
+    return lambda: open_window(lambda w: w.ready and w.model_ctl.runtime is not None
+                               and not w.model_ctl.loading_path, WAIT)
 
 
 @pytest.fixture
@@ -331,26 +306,7 @@ def test_reask_with_terms_stop_esc_timeout_and_close(qtbot, window, gguf, monkey
     assert w.runner.wait(30_000)
 
 
-class ScriptedModel:
-    """LocalModel's interface with a fixed reply, for exact D cases on screen (beside the real model)."""
-
-    def __init__(self, reply: str):
-        self.reply = reply
-        self.info = llm.ModelInfo("scripted", "scripted", 4096, None, 0, None, True, 0.0)
-
-    def propose_terms(self, question):
-        return ["捉錢", "不存在的詞語"], "戒相"
-
-    def count_tokens(self, text):
-        return len(text)
-
-    def write_answer(self, question, materials, on_token=None, cancel=None, timeout=0):
-        for ch in self.reply:
-            on_token(ch)
-        return self.reply, None
-
-
-def test_d_findings_are_rendered_once_and_model_coordinates_never(qtbot, window, engine, cbeta_dir):
+def test_d_findings_are_rendered_once_and_model_coordinates_never(qtbot, window, engine, cbeta_dir, scripted_model):
     w = window
     q = "出家人能不能碰钱？"
     base = engine.ask(q)
@@ -360,7 +316,7 @@ def test_d_findings_are_rendered_once_and_model_coordinates_never(qtbot, window,
     invented = "比丘可以隨意捉錢無罪"
     reply = (f"【律本明文】律中说「{true_quote}」(材料{wrong})。又说「{invented}」(材料{m.n})。"
              f"另见(材料{m.n})。出处见 T22n1428_p0619b23，即大正藏第22冊第619頁中欄第23行。")
-    w.model_ctl.model = ScriptedModel(reply)
+    w.model_ctl.model = scripted_model(reply)
     watch = Watch(w)
     result = ask(qtbot, w, q)
     watch.stop()

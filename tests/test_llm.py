@@ -17,7 +17,6 @@ import threading
 import pytest
 
 from nanshan_core import llm
-from nanshan_core.engine import Engine
 from nanshan_core.errors import ModelError
 from nanshan_core.evaluate import RawLines
 from nanshan_core.verify import COORD_LIKE, UNVERIFIED_NOTE
@@ -34,11 +33,6 @@ def model(gguf):
 def shorter_answers(monkeypatch):
     """A 270M model's prose is not what is tested: 200 tokens exercise the same plumbing, faster."""
     monkeypatch.setattr(llm, "ANSWER_TOKENS", 200)
-
-
-@pytest.fixture(scope="module")
-def engine(full_pack):
-    return Engine(full_pack)
 
 
 def test_runtime_is_installed():
@@ -152,27 +146,7 @@ def test_stop_and_timeout_keep_what_was_produced(engine, model):
     assert res2.answer is not None  # what was produced (or the extractive answer) is shown, never nothing
 
 
-class ScriptedModel:
-    """Deterministic stand-in with LocalModel's interface, for exact D cases."""
-
-    def __init__(self, reply: str):
-        self.reply = reply
-        self.info = llm.ModelInfo("scripted", "scripted", 4096, None, 0, None, True, 0.0)
-
-    def propose_terms(self, question):
-        return ["捉錢", "不存在的詞語"], "戒相"
-
-    def count_tokens(self, text):
-        return len(text)
-
-    def write_answer(self, question, materials, on_token=None, cancel=None, timeout=0):
-        for ch in self.reply:
-            if on_token:
-                on_token(ch)
-        return self.reply, None
-
-
-def test_scripted_d_cases(engine, full_pack):
+def test_scripted_d_cases(engine, full_pack, scripted_model):
     base = engine.ask("出家人能不能碰钱？")
     m_t1428 = next(m for m in base.materials if m.work == "T1428")
     true_quote = m_t1428.text[:10]
@@ -180,7 +154,7 @@ def test_scripted_d_cases(engine, full_pack):
     reply = (f"【律本明文】律中说「{true_quote}」(材料{wrong_n})。"
              f"又说「比丘可以隨意捉錢無罪」(材料{m_t1428.n})。"
              f"另见(材料{m_t1428.n})。出处见 T22n1428_p0619b23，即大正藏第22冊第619頁中欄第23行。")
-    res = llm.ask_with_model(engine, "出家人能不能碰钱？", ScriptedModel(reply))
+    res = llm.ask_with_model(engine, "出家人能不能碰钱？", scripted_model(reply))
     cits = res.answer.citations
     moved = next(c for c in cits if c.quote == true_quote)
     assert (moved.material, moved.corrected_from, moved.level) == (m_t1428.n, wrong_n, "line")
