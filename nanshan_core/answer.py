@@ -95,8 +95,8 @@ def _balanced(sent: str) -> str:
     for op, cl in _PAIRS:
         while sent.endswith(cl) and sent.count(cl) > sent.count(op):
             sent = sent[:-1]
-        while sent.startswith(op) and sent.count(op) > sent.count(cl):
-            sent = sent[1:]
+        while sent.count(op) > sent.count(cl) and -1 < sent.find(op) < 12:
+            sent = sent[sent.find(op) + 1:]       # 佛言：「自今已去… quotes what the Buddha said
     return sent
 
 
