@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from .pack import Pack
 from .retrieve import LAYERS, Material, term_groups
-from .text import FULL_STOP, sentence_spans
+from .text import CLOSERS, FULL_STOP, sentence_spans
 from .verify import Citation, verify
 
 NO_SIFENLU = "仅依《四分律》，此问无明文。"
@@ -97,6 +97,8 @@ def _balanced(sent: str) -> str:
             sent = sent[:-1]
         while sent.count(op) > sent.count(cl) and -1 < sent.find(op) < 12:
             sent = sent[sent.find(op) + 1:]       # 佛言：「自今已去… quotes what the Buddha said
+        if sent.startswith(op) and sent.endswith(cl) and sent.count(op) == 1 and sent.count(cl) == 1:
+            sent = sent[1:-1]                     # one whole speech: the answer's own marks enclose it
     return sent
 
 
@@ -110,18 +112,22 @@ def best_sentence(m: Material, folded_terms: list[str], weights: list[float], fo
 
 
 def _sentences(text: str, breaks: list[int] = ()) -> list[tuple[int, int]]:
-    """Sentences, never across a paragraph break; a short one joined to the next in its paragraph."""
+    """Sentences, never across a paragraph break; a short one, or a question (頗有比丘斷人命不犯波羅夷耶？),
+    joined to what follows it in its paragraph (佛言：「有。誤殺者是。」)."""
     spans = []
     bounds = [0, *sorted(b for b in breaks if 0 < b < len(text)), len(text)]
     for lo, hi in zip(bounds, bounds[1:]):
         spans.extend((a, b) for a, b in sentence_spans(text, lo, hi, max_len=MAX_QUOTE, stops=FULL_STOP))
     starts = set(bounds)
     out: list[list[int]] = []
+    open_end = False        # the last piece asks a question or is too short to stand alone
     for a, b in spans:
-        if out and a not in starts and out[-1][1] - out[-1][0] < 8 and b - out[-1][0] <= MAX_QUOTE:
+        if out and a not in starts and open_end and b - out[-1][0] <= MAX_QUOTE:
             out[-1][1] = b
         else:
             out.append([a, b])
+        piece = text[a:b].rstrip("".join(CLOSERS) + " ")
+        open_end = b - a < 8 or piece.endswith(("？", "?"))
     return [(a, b) for a, b in out]
 
 

@@ -121,3 +121,13 @@ def test_a_rule_is_quoted_without_its_introductory_formula(engine):
     assert rules, r.answer.text
     assert all("當如是說" not in c.quote for c in rules)
     assert any(c.quote.startswith("若比丘") and c.level == "line" for c in rules)
+
+
+def test_a_question_in_the_text_is_quoted_with_its_answer(engine):
+    # 十誦律: 「頗有比丘斷人命不犯波羅夷耶？」佛言：「有。誤殺者是。」 — the question alone answers nothing
+    r = engine.ask("不小心误杀了人，犯波罗夷吗？")
+    qa = [c for c in r.answer.citations + [c for p in r.answer.panes.values() for c in p]
+          if "斷人命不犯波羅夷耶" in c.quote]
+    assert qa, r.answer.text
+    assert all("誤殺者是" in c.quote for c in qa)
+    assert qa[0].coord == "T23n1435_p0377c23"
