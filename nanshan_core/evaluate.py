@@ -112,10 +112,8 @@ def gold_hit(engine: Engine, gold: dict, materials) -> bool:
         if head and head in _plain(m.text, fold):
             return True
         if m.work == gold["work"]:
-            psg = engine.pack.passage(m.passage)
-            lines = {psg.line_id_at(i) for i in range(m.start, m.end)}
             try:
-                if engine.pack.line(gold["coord"]).id in lines:
+                if engine.pack.line(gold["coord"]).id in m.line_ids():
                     return True
             except NanshanError:
                 pass

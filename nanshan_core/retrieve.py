@@ -19,6 +19,7 @@ also reached through structure: in the combined editions his 記 follows the
 """
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from dataclasses import dataclass, field
@@ -47,6 +48,7 @@ class Quotas:
     default_per_work: int = 4
     clue_share: float = 0.25        # at most this share of a layer's slots from the clue table
     window: int = 720              # at most this many characters shown per material (sentence-aligned)
+    run_on: int = 840              # a material ending with its passage runs on into the next up to this
 
 
 @dataclass
@@ -67,6 +69,16 @@ class Material:
     score: float = 0.0
     terms: list = field(default_factory=list)
     breaks: list = field(default_factory=list)   # offsets in text where a new paragraph begins
+    lines: list = field(default_factory=list)    # [[offset in text, line id], ...]: where each printed line begins
+
+    def line_id_at(self, offset: int) -> int:
+        """The printed line holding character ``offset`` of the shown text (D places quotes with it)."""
+        if not 0 <= offset < len(self.text):
+            raise IndexError(f"offset {offset} outside material {self.n} of {len(self.text)} characters")
+        return self.lines[bisect.bisect_right([o for o, _ in self.lines], offset) - 1][1]
+
+    def line_ids(self) -> set[int]:
+        return {lid for _, lid in self.lines}
 
     def to_json(self) -> dict:
         return {"n": self.n, "work": self.work, "title": self.title, "layer": self.layer,
@@ -333,14 +345,46 @@ class Retriever:
         psg = self.pack.passage(c.id)
         start, end = self._window(psg, folded_terms, anchor)
         text = psg.text[start:end]
+        lines = _slice_lines(psg.lines, start, end)
+        breaks = [base - start for base, _, _ in psg.pieces if start < base < end]
+        if end == len(psg.text):
+            text, lines, breaks = self._run_on(doc, text, lines, breaks)
         ftext = self.pack.normalizer.fold(text)
         found = [t for t, f in zip(terms, folded_terms) if f and f in ftext]
         rid, _ = psg.record_at(start)
         para_id = self.pack.record(rid).para_id
         title = title_for(c.work, c.layer, self.pack.works[c.work]["short"])
-        breaks = [base - start for base, _, _ in psg.pieces if start < base < end]
         return Material(0, c.layer, c.work, title, c.juan, c.fascicle, c.id, para_id, start, end,
-                        text, coord_at(self.pack, c.id, start), source, round(score, 3), found, breaks)
+                        text, coord_at(self.pack, c.id, start), source, round(score, 3), found, breaks, lines)
+
+    def _run_on(self, doc: int, text: str, lines: list, breaks: list) -> tuple[str, list, list]:
+        """Continue a material into the next passage of its section, up to Quotas.run_on characters.
+
+        A passage ends where the size rule cut, not where the thought ends: the
+        sentence a reader needs (the 不犯 clause after a rule, 元照's gloss after the
+        疏 words it explains) is often just across the cut."""
+        room = self.quotas.run_on - len(text)
+        nxt = doc + 1
+        if room < 60 or nxt >= len(self.chunks):
+            return text, lines, breaks
+        c, n = self.chunks[doc], self.chunks[nxt]
+        if n.fid != c.fid or n.layer != c.layer:
+            return text, lines, breaks
+        psg = self.pack.passage(n.id)
+        cut = 0
+        for a, b in sentence_spans(psg.text, 0, len(psg.text), max_len=60):
+            if b > room:
+                break
+            cut = b
+        if cut == 0:
+            return text, lines, breaks
+        base = len(text)
+        starts_record = psg.pieces[0][2] == 0
+        breaks = breaks + ([base] if starts_record else []) + [o + base for o, _, _ in psg.pieces if 0 < o < cut]
+        more = [[o + base, lid] for o, lid in _slice_lines(psg.lines, 0, cut)]
+        if lines and more and more[0][1] == lines[-1][1]:
+            more = more[1:]          # the same printed line continues across the cut
+        return text + psg.text[:cut], lines + more, breaks
 
     def _window(self, psg: PassageRow, folded_terms: list[str], anchor: int | None) -> tuple[int, int]:
         """The passage, or for the rare one longer than Quotas.window, a sentence-aligned window
@@ -368,6 +412,19 @@ class Retriever:
                 start = a
                 break
         return start, min(n, start + size)
+
+
+def _slice_lines(table: list, start: int, end: int) -> list:
+    """A passage's [[offset, line id]] table cut to [start, end) and re-based at start."""
+    out = []
+    for off, lid in table:
+        if off >= end:
+            break
+        if off <= start:
+            out = [[0, lid]]
+        else:
+            out.append([off - start, lid])
+    return out
 
 
 SYNONYM_SHARE = 0.3     # what a second word for the same idea adds to a passage's score

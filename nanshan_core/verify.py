@@ -81,12 +81,12 @@ def verify(pack: Pack, quote: str, material_n: int | None, materials: list) -> C
     if not (quote or "").strip():
         if cited is None:
             return Citation(material_n, "", None, "unverified")
-        return Citation(material_n, "", coord_at(pack, cited.passage, cited.start), "paragraph")
+        return Citation(material_n, "", pack.coord_of_line(cited.line_id_at(0)), "paragraph")
     order = ([cited] if cited else []) + [m for m in materials if m is not cited]
     for m in order:
         off = find(quote, m.text)
         if off is not None:
-            coord = coord_at(pack, m.passage, m.start + off)
+            coord = pack.coord_of_line(m.line_id_at(off))
             corrected = material_n if m is not cited else None
             return Citation(m.n, quote, coord, "line", corrected, off)
     return Citation(material_n, quote, None, "unverified")

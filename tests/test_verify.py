@@ -85,3 +85,21 @@ def test_coordinates_written_by_a_writer_are_removed(full_pack, retriever):
     assert len(removed) >= 3
     cits = citations_in(full_pack, clean, [m])
     assert [(c.coord, c.level) for c in cits] == [("T23n1435_p0377c24", "line")]
+
+
+def test_a_material_running_on_into_the_next_passage_places_every_quote(full_pack, retriever, engine, cbeta_dir):
+    # materials that reach their passage's end continue into the next passage of the section;
+    # a quote anywhere in them, including across the cut, must land on the line that holds it
+    raw = RawLines(cbeta_dir)
+    run_on = []
+    for q in ("出家人能不能碰钱？", "安居期间可以离开吗？", "什么情况下会被赶出僧团？"):
+        run_on += [m for m in engine.ask(q).materials
+                   if len(m.text) > m.end - m.start and m.layer in ("vinaya", "daoxuan")]
+    assert len(run_on) >= 3
+    for m in run_on[:4]:
+        cut = m.end - m.start
+        for start in list(range(0, len(m.text) - 6, 11)) + [cut - 3]:
+            quote = m.text[start:start + 6]
+            c = verify(full_pack, quote, m.n, [m])
+            assert c.level == "line"
+            assert raw.holds(c.coord, quote), (m.start_coord, start, quote, c.coord)
