@@ -146,7 +146,10 @@ def compose(pack: Pack, terms: list[str], materials: list[Material], weights: li
         c = verify(pack, quote, n, materials)
         spent[0] += (time.perf_counter() - t) * 1000
         return c
-    panes = {layer: [checked(picks[m.n].quote, m.n) for m in materials if m.layer == layer] for layer in LAYERS}
+    # a card marks its best sentence only when that sentence carries a term: a clue passage read for
+    # its place in the text is not presented as if one of its sentences answered the question
+    panes = {layer: [checked(picks[m.n].quote, m.n) for m in materials
+                     if m.layer == layer and picks[m.n].score > 0] for layer in LAYERS}
     lines: list[str] = []
     chosen: list[_Pick] = []
     no_sifenlu = False

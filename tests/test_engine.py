@@ -131,3 +131,15 @@ def test_a_question_in_the_text_is_quoted_with_its_answer(engine):
     assert qa, r.answer.text
     assert all("誤殺者是" in c.quote for c in qa)
     assert qa[0].coord == "T23n1435_p0377c23"
+
+
+def test_a_card_marks_only_a_sentence_that_carries_a_term(engine):
+    # a clue passage chosen for its place (the story of a 羯磨) may hold no chosen term near its
+    # start: its first sentence must not be marked on the card as if it answered the question
+    r = engine.ask("什么情况下会被赶出僧团？")
+    fold = engine.pack.normalizer.fold
+    terms = [engine.pack.normalizer.fold_query(t) for t in r.selection.texts]
+    marked = [c for pane in r.answer.panes.values() for c in pane]
+    assert marked
+    assert all(any(t in fold(c.quote) for t in terms) for c in marked), [c.quote for c in marked]
+    assert len(marked) < len(r.materials) or all(m.terms for m in r.materials)
