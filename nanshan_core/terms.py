@@ -213,6 +213,32 @@ def _loose_match(form: str, q: str, frames: list[tuple[int, int]]) -> tuple[int,
     return None
 
 
+def _coverage(e: Entry, q: str, frames: list[tuple[int, int]]) -> tuple[set[int], int, bool]:
+    """Question characters an entry's own words cover, its longest form met, and whether the
+    reader typed one of its classical terms."""
+    covered: set[int] = set()
+    longest = 0       # the most specific single form breaks ties (赶出僧团 over 被*赶出 + 赶出*僧)
+    for rx, plain in e.patterns:
+        for m in rx.finditer(q):
+            if not _inside(m.span(), frames):
+                covered.update(range(*m.span()))
+                longest = max(longest, len(plain))
+                break
+        else:
+            span = _loose_match(plain, q, frames)
+            if span:
+                covered.update(range(*span))
+                longest = max(longest, len(plain) - 1)
+    typed = False
+    for t in e.terms:        # the reader may already use the classical word
+        st = simplify(t)
+        k = q.find(st)
+        if len(st) >= 2 and k >= 0 and not _inside((k, k + len(st)), frames):
+            covered.update(range(k, k + len(st)))
+            typed = True
+    return covered, longest, typed
+
+
 def match_entries(question: str) -> list[tuple[Entry, float]]:
     """Glossary entries the question touches, strongest first.
 
@@ -231,27 +257,8 @@ def match_entries(question: str) -> list[tuple[Entry, float]]:
     quoted = quoted_positions(q)
     found = []
     for e in glossary():
-        covered: set[int] = set()
-        longest = 0       # the most specific single form breaks ties (赶出僧团 over 被*赶出 + 赶出*僧)
-        for rx, plain in e.patterns:
-            for m in rx.finditer(q):
-                if not _inside(m.span(), frames):
-                    covered.update(range(*m.span()))
-                    longest = max(longest, len(plain))
-                    break
-            else:
-                span = _loose_match(plain, q, frames)
-                if span:
-                    covered.update(range(*span))
-                    longest = max(longest, len(plain) - 1)
-        typed = 0.0
-        for t in e.terms:        # the reader may already use the classical word
-            st = simplify(t)
-            k = q.find(st)
-            if len(st) >= 2 and k >= 0 and not _inside((k, k + len(st)), frames):
-                covered.update(range(k, k + len(st)))
-                typed = 1.0
-        exact_score = len(covered) + typed
+        covered, longest, typed = _coverage(e, q, frames)
+        exact_score = len(covered) + (1.0 if typed else 0.0)
         # bigrams the whole forms did not already account for
         free = [(i, b) for i, b in qbi_at if i not in covered or i + 1 not in covered]
         fuzzy, several = _fuzzy(per_entry[e.id], free, idf)
