@@ -23,12 +23,14 @@ class Clue:
     title: str
     keys: tuple
     coords: tuple
+    simple_keys: tuple = ()    # the keys in simplified script, as terms are compared
 
 
 @functools.lru_cache(maxsize=1)
 def clue_table() -> tuple[Clue, ...]:
     data = load_resource_json("clues.json")
-    return tuple(Clue(c["id"], c.get("title", c["id"]), tuple(c["keys"]), tuple(c["coords"]))
+    return tuple(Clue(c["id"], c.get("title", c["id"]), tuple(c["keys"]), tuple(c["coords"]),
+                      tuple(simplify(k) for k in c["keys"]))
                  for c in data["clues"])
 
 
@@ -44,8 +46,7 @@ def fire(terms: list[str], limit: int = MAX_CLUES, weights: list[float] | None =
     out = []
     for c in clue_table():
         score = 0.0
-        for k in c.keys:
-            sk = simplify(k)
+        for sk in c.simple_keys:
             exact = [w for t, w in pairs if t == sk]
             if exact:
                 score += len(sk) * max(exact)

@@ -107,6 +107,7 @@ class Pack:
         self._check_files(verify)
         self._local = threading.local()
         self._ix = None
+        self._spans: dict[int, list] = {}     # fascicle -> record line spans (see _record_spans)
         self._lock = threading.Lock()
 
     # -- opening ------------------------------------------------------------
@@ -281,10 +282,24 @@ class Pack:
         if fid is None:
             return []
         out = []
-        for rec in self.records_of_fascicle(fid[0]):
-            if any(lid == line_id for _, lid in rec.lines):
-                out.append(rec)
+        for rid, first, last in self._record_spans(fid[0]):
+            if first <= line_id <= last:
+                rec = self.record(rid)
+                if any(lid == line_id for _, lid in rec.lines):
+                    out.append(rec)
         return out
+
+    def _record_spans(self, fid: int) -> list[tuple[int, int, int]]:
+        """(record id, first line id, last line id) of a fascicle's records, kept for the session:
+        the clue table sends every question to a line, and decoding a whole fascicle's line
+        tables each time cost more than the search itself."""
+        cache = self._spans
+        if fid not in cache:
+            with self._lock:
+                cache[fid] = self.db.execute(
+                    "SELECT id, json_extract(lines, '$[0][1]'), json_extract(lines, '$[#-1][1]') "
+                    "FROM records WHERE fascicle=? ORDER BY id", (fid,)).fetchall()
+        return cache[fid]
 
     def coord_at(self, rec: RecordRow, offset: int) -> str:
         """Line coordinate of character ``offset`` of a record."""

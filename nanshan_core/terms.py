@@ -100,6 +100,7 @@ class Entry:
     terms: tuple
     offence: tuple
     patterns: tuple           # compiled vernacular patterns, simplified
+    simple_terms: tuple = ()  # the terms in simplified script, for finding them in a question
 
 
 @functools.lru_cache(maxsize=1)
@@ -109,7 +110,7 @@ def glossary() -> tuple[Entry, ...]:
     for e in data["entries"]:
         pats = tuple(_compile(v) for v in e["vernacular"] if v.strip())
         out.append(Entry(e["id"], e["category"], tuple(e["vernacular"]), tuple(e["terms"]),
-                         tuple(e.get("offence") or ()), pats))
+                         tuple(e.get("offence") or ()), pats, tuple(simplify(t) for t in e["terms"])))
     return tuple(out)
 
 
@@ -230,8 +231,7 @@ def _coverage(e: Entry, q: str, frames: list[tuple[int, int]]) -> tuple[set[int]
                 covered.update(range(*span))
                 longest = max(longest, len(plain) - 1)
     typed = False
-    for t in e.terms:        # the reader may already use the classical word
-        st = simplify(t)
+    for st in e.simple_terms:        # the reader may already use the classical word
         k = q.find(st)
         if len(st) >= 2 and k >= 0 and not _inside((k, k + len(st)), frames):
             covered.update(range(k, k + len(st)))
@@ -282,12 +282,13 @@ def _modern_speech() -> str:
 
 
 @functools.lru_cache(maxsize=1)
-def _vocabulary() -> tuple[str, ...]:
-    """Classical words the app knows (glossary terms and clue keys), longest first."""
+def _vocabulary() -> tuple[tuple[str, str], ...]:
+    """Classical words the app knows (glossary terms and clue keys), longest first, each with its
+    simplified form."""
     from .clues import clue_table
     words = {t for e in glossary() for t in e.terms + e.offence}
     words |= {k for c in clue_table() for k in c.keys}
-    return tuple(sorted(words, key=lambda w: (-len(w), w)))
+    return tuple((w, simplify(w)) for w in sorted(words, key=lambda w: (-len(w), w)))
 
 
 def select(question: str, df_share=None) -> Selection:
@@ -311,8 +312,7 @@ def select(question: str, df_share=None) -> Selection:
     # unless the glossary lists the word as modern speech too (后悔 is regret, not 後悔戒)
     framing = {simplify(w) for w in FRAMING}
     modern = _modern_speech()
-    for w in _vocabulary():
-        sw = simplify(w)
+    for w, sw in _vocabulary():
         if len(w) >= 2 and sw in q and sw not in framing and not any(sw in simplify(t.text) for t in terms) \
                 and not (len(sw) == 2 and sw in modern):
             add(w, "question")
