@@ -97,19 +97,20 @@ class ModelController(QObject):
         self._closed = False
 
     # -- settings -----------------------------------------------------------------------
+    def _number(self, key: str, kind, default):
+        """A numeric setting; a hand-edited or damaged value falls back to the default."""
+        try:
+            return kind(self.userdata.get(key) or default)
+        except (TypeError, ValueError):
+            return default
+
     @property
     def n_ctx(self) -> int:
-        try:
-            return int(self.userdata.get("model_ctx") or llm.DEFAULT_CTX)
-        except (TypeError, ValueError):
-            return llm.DEFAULT_CTX
+        return self._number("model_ctx", int, llm.DEFAULT_CTX)
 
     @property
     def timeout(self) -> float:
-        try:
-            return float(self.userdata.get("model_timeout") or llm.DEFAULT_TIMEOUT)
-        except (TypeError, ValueError):
-            return llm.DEFAULT_TIMEOUT
+        return self._number("model_timeout", float, llm.DEFAULT_TIMEOUT)
 
     def chat_format_for(self, path: str) -> str | None:
         formats = self.userdata.get("model_formats") or {}

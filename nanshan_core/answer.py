@@ -102,10 +102,10 @@ def _balanced(sent: str) -> str:
     return sent
 
 
-def best_sentence(m: Material, folded_terms: list[str], weights: list[float], fold) -> _Pick:
+def best_sentence(m: Material, scored: list[_Pick]) -> _Pick:
     """The sentence of a material that carries the most term weight (ties: the earlier one)."""
     best = None
-    for p in scored_sentences(m, folded_terms, weights, fold):
+    for p in scored:
         if best is None or p.score > best.score:
             best = p
     return best or _Pick(m, m.text[:MAX_QUOTE], 0.0)
@@ -138,7 +138,8 @@ def compose(pack: Pack, terms: list[str], materials: list[Material], weights: li
     fold = pack.normalizer.fold
     folded = [pack.normalizer.fold_query(t) for t in terms]
     weights = weights or [float(len(t)) for t in terms]
-    picks = {m.n: best_sentence(m, folded, weights, fold) for m in materials}
+    scored = {m.n: scored_sentences(m, folded, weights, fold) for m in materials}
+    picks = {m.n: best_sentence(m, scored[m.n]) for m in materials}
     spent = [0.0]
 
     def checked(quote: str, n: int) -> Citation:
@@ -157,7 +158,7 @@ def compose(pack: Pack, terms: list[str], materials: list[Material], weights: li
         layer_picks = [picks[m.n] for m in materials if m.layer == layer and picks[m.n].score > 0]
         selected = _select(layer, layer_picks)
         if layer == "vinaya":
-            selected = _sifenlu_rule_and_exemption(selected, materials, folded, weights, fold)
+            selected = _sifenlu_rule_and_exemption(selected, materials, scored, fold)
         if layer == "vinaya" and not any(p.material.work == "T1428" for p in selected):
             no_sifenlu = True
         if not selected and not (layer == "vinaya"):
@@ -177,14 +178,14 @@ def compose(pack: Pack, terms: list[str], materials: list[Material], weights: li
 EXEMPT = ("不犯者", "不犯", "無犯")
 
 
-def _sifenlu_rule_and_exemption(selected: list[_Pick], materials: list[Material], folded, weights,
+def _sifenlu_rule_and_exemption(selected: list[_Pick], materials: list[Material], scored: dict,
                                 fold) -> list[_Pick]:
     """四分律's own two quotes: the rule as stated, then its exemption (不犯) when a material has one —
     a reader asking "may I" needs both, and they sit in different sentences of different passages."""
     own = [m for m in materials if m.work == "T1428"]
     if not own:
         return selected
-    sents = [p for m in own for p in scored_sentences(m, folded, weights, fold) if p.score > 0]
+    sents = [p for m in own for p in scored[m.n] if p.score > 0]
     exempt = [p for p in sents if any(fold(x) in fold(p.quote) for x in EXEMPT)]
     if not exempt:
         return selected

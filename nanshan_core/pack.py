@@ -8,6 +8,7 @@ must be refused, not loaded.
 """
 from __future__ import annotations
 
+import bisect
 import json
 import sqlite3
 import threading
@@ -47,7 +48,7 @@ class RecordRow:
         """The line holding character ``offset`` (the line table is sorted by offset)."""
         if not 0 <= offset < len(self.text):
             raise IndexError(f"offset {offset} outside record of {len(self.text)} characters")
-        return _lookup(self.lines, offset)
+        return line_in_table(self.lines, offset)
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,7 @@ class PassageRow:
     def line_id_at(self, offset: int) -> int:
         if not 0 <= offset < len(self.text):
             raise IndexError(f"offset {offset} outside passage of {len(self.text)} characters")
-        return _lookup(self.lines, offset)
+        return line_in_table(self.lines, offset)
 
     def record_at(self, offset: int) -> tuple[int, int]:
         """(record id, offset in that record) of a character of this passage."""
@@ -75,15 +76,10 @@ class PassageRow:
         raise IndexError(offset)
 
 
-def _lookup(table: list, offset: int) -> int:
-    lo, hi = 0, len(table) - 1
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if table[mid][0] <= offset:
-            lo = mid
-        else:
-            hi = mid - 1
-    return table[lo][1]
+def line_in_table(table: list, offset: int) -> int:
+    """The line id of ``offset`` in an [[offset, line id], ...] table sorted by offset
+    (records, passages and materials all map their text to printed lines this way)."""
+    return table[max(0, bisect.bisect_right(table, offset, key=lambda row: row[0]) - 1)][1]
 
 
 @dataclass(frozen=True)

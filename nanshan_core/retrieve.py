@@ -19,7 +19,7 @@ also reached through structure: in the combined editions his 記 follows the
 """
 from __future__ import annotations
 
-import bisect
+import json
 import math
 import re
 from dataclasses import dataclass, field
@@ -27,9 +27,8 @@ from functools import cached_property
 
 from whoosh import query as wq
 
-import json
-
-from .pack import Pack, PassageRow
+from .errors import CoordError
+from .pack import Pack, PassageRow, line_in_table
 from .text import sentence_spans
 from .verify import coord_at
 from .works import title_for
@@ -75,7 +74,7 @@ class Material:
         """The printed line holding character ``offset`` of the shown text (D places quotes with it)."""
         if not 0 <= offset < len(self.text):
             raise IndexError(f"offset {offset} outside material {self.n} of {len(self.text)} characters")
-        return self.lines[bisect.bisect_right([o for o, _ in self.lines], offset) - 1][1]
+        return line_in_table(self.lines, offset)
 
     def line_ids(self) -> set[int]:
         return {lid for _, lid in self.lines}
@@ -172,14 +171,13 @@ class Retriever:
                 dl = c.length
                 tf = len(offs)
                 part = idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / self.avg_len))
-                entry = scores.setdefault(doc, [{}, set(), []])
-                entry[0].setdefault(groups[ti], []).append(part)
-                entry[1].add(groups[ti])
-                entry[2].extend((o, ti) for o in offs if o >= 0)
+                parts, offsets = scores.setdefault(doc, ({}, []))
+                parts.setdefault(groups[ti], []).append(part)
+                offsets.extend((o, ti) for o in offs if o >= 0)
         out = {}
-        for doc, (parts, grp, offs) in scores.items():
+        for doc, (parts, offs) in scores.items():
             sc = sum(_concept_score(p) for p in parts.values())
-            k = len(grp)
+            k = len(parts)                                  # ideas met
             extra = sum(len(p) - 1 for p in parts.values())   # further words of an idea already met
             sc *= 1 + 0.6 * (k - 1) + EXTRA_WORD * extra
             if k >= 2 and _close(offs, folded, 40):
@@ -299,7 +297,7 @@ class Retriever:
             try:
                 if self.pack.line_by_id(lid).fascicle != fid:
                     break
-            except Exception:
+            except CoordError:       # past the last line of the pack
                 break
             hit = self._doc_on_line(lid)
             if hit is not None:
@@ -354,8 +352,10 @@ class Retriever:
         rid, _ = psg.record_at(start)
         para_id = self.pack.record(rid).para_id
         title = title_for(c.work, c.layer, self.pack.works[c.work]["short"])
-        return Material(0, c.layer, c.work, title, c.juan, c.fascicle, c.id, para_id, start, end,
-                        text, coord_at(self.pack, c.id, start), source, round(score, 3), found, breaks, lines)
+        m = Material(0, c.layer, c.work, title, c.juan, c.fascicle, c.id, para_id, start, end,
+                     text, "", source, round(score, 3), found, breaks, lines)
+        m.start_coord = coord_at(self.pack, m, 0)
+        return m
 
     def _run_on(self, doc: int, text: str, lines: list, breaks: list) -> tuple[str, list, list]:
         """Continue a material into the next passage of its section, up to Quotas.run_on characters.
@@ -439,12 +439,12 @@ def _concept_score(parts: list[float]) -> float:
 def concept_groups(folded: list[str], concepts: list[str] | None) -> list[int]:
     """Group index per term: the same concept, or a term inside another chosen term (錢 in 捉錢)."""
     groups = term_groups(folded)
-    if concepts:
-        first: dict[str, int] = {}
-        for i, c in enumerate(concepts):
-            first.setdefault(c, groups[i])
-        groups = [first[c] if first[c] != i else g for i, (c, g) in enumerate(zip(concepts, groups))]
-    return groups
+    if not concepts:
+        return groups
+    first: dict[str, int] = {}
+    for c, g in zip(concepts, groups):
+        first.setdefault(c, g)
+    return [first[c] for c in concepts]
 
 
 def term_groups(folded: list[str]) -> list[int]:

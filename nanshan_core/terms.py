@@ -77,7 +77,7 @@ class Selection:
         entries (a topic word such as 責心 names a clue's topic even when the search
         itself used only the entry's first terms)."""
         words, weights = list(self.texts), list(self.weights)
-        by_id = {e.id: e for e in glossary()}
+        by_id = entries_by_id()
         for (eid, _), w in zip(self.entries[:len(ENTRY_WEIGHTS)], ENTRY_WEIGHTS):
             for t in by_id[eid].terms if eid in by_id else ():
                 if t not in words:
@@ -112,6 +112,11 @@ def glossary() -> tuple[Entry, ...]:
         out.append(Entry(e["id"], e["category"], tuple(e["vernacular"]), tuple(e["terms"]),
                          tuple(e.get("offence") or ()), pats, tuple(simplify(t) for t in e["terms"])))
     return tuple(out)
+
+
+@functools.lru_cache(maxsize=1)
+def entries_by_id() -> dict[str, Entry]:
+    return {e.id: e for e in glossary()}
 
 
 def _compile(form: str) -> tuple[re.Pattern, str]:
@@ -277,8 +282,7 @@ def match_entries(question: str) -> list[tuple[Entry, float]]:
 @functools.lru_cache(maxsize=1)
 def _modern_speech() -> str:
     """Every vernacular form of the glossary, for telling a modern word from a classical one."""
-    return "|".join(plain for e in glossary() for _, plain in e.patterns
-                    if not any(simplify(t) == plain for t in e.terms))
+    return "|".join(plain for e in glossary() for _, plain in e.patterns if plain not in e.simple_terms)
 
 
 @functools.lru_cache(maxsize=1)
@@ -289,6 +293,9 @@ def _vocabulary() -> tuple[tuple[str, str], ...]:
     words = {t for e in glossary() for t in e.terms + e.offence}
     words |= {k for c in clue_table() for k in c.keys}
     return tuple((w, simplify(w)) for w in sorted(words, key=lambda w: (-len(w), w)))
+
+
+_FRAMING_SIMPLE = {simplify(w) for w in FRAMING}
 
 
 def select(question: str, df_share=None) -> Selection:
@@ -310,10 +317,9 @@ def select(question: str, df_share=None) -> Selection:
 
     # classical words typed by the reader come first: they are what the reader means --
     # unless the glossary lists the word as modern speech too (后悔 is regret, not 後悔戒)
-    framing = {simplify(w) for w in FRAMING}
     modern = _modern_speech()
     for w, sw in _vocabulary():
-        if len(w) >= 2 and sw in q and sw not in framing and not any(sw in simplify(t.text) for t in terms) \
+        if len(w) >= 2 and sw in q and sw not in _FRAMING_SIMPLE and not any(sw in k for k in seen) \
                 and not (len(sw) == 2 and sw in modern):
             add(w, "question")
     top = entries[:3]
@@ -336,7 +342,6 @@ def select(question: str, df_share=None) -> Selection:
                      gravity, None, dropped)
 
 
-_FRAMING_SIMPLE = {simplify(w) for w in FRAMING}
 FALLBACK_SHARE = 0.02     # a word of the question taken as it stands must be this rare in the corpus
 
 

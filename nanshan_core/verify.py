@@ -2,7 +2,7 @@
 
 A quotation is located in the material it cites, character for character as
 CBETA has it (only line breaks and spaces in the quote are ignored).  The
-offset of its first character goes through the passage's line table to the
+offset of its first character goes through the material's line table to the
 printed line, and that line's coordinate is written.  A quote found in
 another material has its material number corrected and says so; a quote
 found nowhere stays in the answer, marked 「此处出处未通过核验」 and without a
@@ -42,10 +42,9 @@ class Citation:
         return UNVERIFIED_NOTE if self.level == "unverified" else None
 
 
-def coord_at(pack: Pack, passage_id: int, offset: int) -> str:
-    """Line coordinate of character ``offset`` of a passage (the material start uses this too)."""
-    psg = pack.passage(passage_id)
-    return pack.coord_of_line(psg.line_id_at(offset))
+def coord_at(pack: Pack, m, offset: int) -> str:
+    """Line coordinate of character ``offset`` of a material's text (its start coordinate too)."""
+    return pack.coord_of_line(m.line_id_at(offset))
 
 
 def find(quote: str, text: str) -> int | None:
@@ -81,12 +80,12 @@ def verify(pack: Pack, quote: str, material_n: int | None, materials: list) -> C
     if not (quote or "").strip():
         if cited is None:
             return Citation(material_n, "", None, "unverified")
-        return Citation(material_n, "", pack.coord_of_line(cited.line_id_at(0)), "paragraph")
+        return Citation(material_n, "", coord_at(pack, cited, 0), "paragraph")
     order = ([cited] if cited else []) + [m for m in materials if m is not cited]
     for m in order:
         off = find(quote, m.text)
         if off is not None:
-            coord = pack.coord_of_line(m.line_id_at(off))
+            coord = coord_at(pack, m, off)
             corrected = material_n if m is not cited else None
             return Citation(m.n, quote, coord, "line", corrected, off)
     return Citation(material_n, quote, None, "unverified")
