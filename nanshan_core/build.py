@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from . import __version__, index as nindex
+from . import __version__, index as nindex, skeleton
 from .errors import BuildCancelled, CorpusError
 from .normalize import Normalizer
 from .tei import Fascicle, Header, read_file
@@ -54,6 +54,9 @@ CREATE TABLE links(src INTEGER, dst INTEGER, weight REAL);
 CREATE INDEX links_src ON links(src);
 CREATE TABLE passage_of_record(record INTEGER, passage INTEGER, start INTEGER, "end" INTEGER);
 CREATE INDEX por_record ON passage_of_record(record);
+CREATE TABLE toc(id INTEGER PRIMARY KEY, work TEXT, fascicle INTEGER, level INTEGER, type TEXT, label TEXT,
+                 line INTEGER, continued INTEGER);
+CREATE INDEX toc_work ON toc(work);
 """
 
 # Records that are structure, not content: kept for reading, not offered as materials.
@@ -74,8 +77,9 @@ def _noop(stage, done, total, message):
 
 
 # What a pack is derived from besides CBETA: if any of these change, the pack is stale.
-_FINGERPRINT_SOURCES = ("tei.py", "build.py", "index.py", "normalize.py", "text.py", "works.py", "links.py")
-_FINGERPRINT_RESOURCES = ("works.json", "variants.tsv")
+_FINGERPRINT_SOURCES = ("tei.py", "build.py", "index.py", "normalize.py", "text.py", "works.py", "links.py",
+                        "skeleton.py")
+_FINGERPRINT_RESOURCES = ("works.json", "variants.tsv", "skeleton.json")
 
 
 def source_fingerprint() -> str:
@@ -220,6 +224,7 @@ def _write(tmp: Path, cbeta: Path, data: list[WorkData], progress: Progress, tim
         db.execute("INSERT INTO works VALUES(?,?,?,?,?,?,?,?,?,?,?)",
                    (wd.id, h.canon, title, info.short, h.author, info.layer, info.group, h.extent,
                     h.edition, h.availability, h.source))
+        toc_seen: set = set()     # a heading repeated at a fascicle's start continues the one before
         w_stats = {"id": wd.id, "title": title, "short": info.short, "author": h.author,
                    "layer": info.layer, "group": info.group, "fascicles": len(wd.fascicles),
                    "paragraphs": 0, "lines": 0, "chars": 0, "cjk_chars": 0, "layers": {}}
@@ -237,6 +242,11 @@ def _write(tmp: Path, cbeta: Path, data: list[WorkData], progress: Progress, tim
                             json.dumps(line.notes) if line.notes else None))
             db.execute("INSERT INTO fascicles VALUES(?,?,?,?,?,?,?,?)",
                        (fasc_id, fasc.key, wd.id, fasc.vol, fasc.juan, fasc.source, first, line_id))
+            for e in fasc.toc:
+                key = (e.level, e.type, e.label)
+                db.execute("INSERT INTO toc(work, fascicle, level, type, label, line, continued) VALUES(?,?,?,?,?,?,?)",
+                           (wd.id, fasc_id, e.level, e.type, e.label, line_ids[e.line], int(key in toc_seen)))
+                toc_seen.add(key)
             first_rec = rec_id + 1
             for rec in fasc.records:
                 rec_id += 1
@@ -265,6 +275,10 @@ def _write(tmp: Path, cbeta: Path, data: list[WorkData], progress: Progress, tim
     db.executemany("INSERT INTO links VALUES(?,?,?)", link_rows)
     db.executemany('INSERT INTO passage_of_record VALUES(?,?,?,?)',
                    [(rid, k, a, b) for k, row in enumerate(passage_rows, 1) for rid, a, b in row[0]])
+    progress("store", total_fasc, total_fasc, "主题骨架（戒条、犍度、篇）")
+    skel = skeleton.Builder(db, norm.fold, cbeta, [wd.id for wd in data])
+    topics = skel.build()
+    skeleton.write(db, topics)
     db.executemany("INSERT INTO gaiji VALUES(?,?,?,?,?)", [(k, *v) for k, v in sorted(gaiji_all.items())])
     db.executemany("INSERT INTO charmap VALUES(?,?)", sorted(norm.map.items()))
     db.executemany("INSERT INTO meta VALUES(?,?)", [("schema", str(nindex.SCHEMA_VERSION)),
@@ -296,6 +310,7 @@ def _write(tmp: Path, cbeta: Path, data: list[WorkData], progress: Progress, tim
     totals["works"] = len(stats_works)
     totals["passages"] = len(passage_rows)
     totals["links"] = len(link_rows)
+    totals["topics"] = len(topics)
     layers: dict[str, int] = {}
     for ws in stats_works:
         for k, v in ws["layers"].items():
@@ -312,6 +327,7 @@ def _write(tmp: Path, cbeta: Path, data: list[WorkData], progress: Progress, tim
         "works": stats_works,
         "totals": totals,
         "layer_cjk_chars": layers,
+        "skeleton_notes": skel.notes,
         "build": {"timings": timings},
     }
 

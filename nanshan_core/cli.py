@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from .errors import NanshanError
+from .errors import NanshanError, PackError
 
 EXIT_ERROR = 2
 
@@ -70,6 +70,49 @@ def cmd_build_corpus(args) -> int:
     return 0
 
 
+def cmd_topics(args) -> int:
+    from .engine import check_question
+    from .topics import format_report, report
+    eng = _engine(args)
+    sk = eng.skeleton
+    if len(sk) == 0:
+        raise PackError("语料包中没有主题骨架（旧版语料包）。请运行 `nanshan build-corpus` 重建。")
+    if args.match:
+        m = eng.matcher.match(check_question(args.match))
+        data = {"confidence": m.confidence, "main": [x.to_json() for x in m.main],
+                "ranked": [x.to_json() for x in m.ranked[:8]],
+                "parts": [p.text for p in m.analysis.parts]}
+        if args.json:
+            print(json.dumps(data, ensure_ascii=False, indent=1))
+        else:
+            print(f"把握：{m.confidence}；分句：{' | '.join(data['parts'])}")
+            for x in m.ranked[:8]:
+                lead = "★" if any(x.topic.id == y.topic.id for y in m.main) else " "
+                print(f"{lead} {x.topic.label()}  {x.topic.id}  {x.score:.1f}  {'、'.join(x.evidence)}")
+        return 0
+    if args.id:
+        t = sk.get(args.id)
+        if t is None:
+            raise NanshanError(f"没有主题 {args.id}（例如 m.pc.37、k.07、p.14）")
+        if args.json:
+            print(json.dumps({**t.to_json(), "names": t.names, "phrasings": t.phrasings, "keywords": t.keywords,
+                              "text": t.text, "anchors": [a.__dict__ for a in sk.anchors(t)]},
+                             ensure_ascii=False, indent=1))
+            return 0
+        print(f"{t.label()}  [{t.id}]  名：{'、'.join(t.names)}")
+        if t.text:
+            print(f"戒本：{t.text}")
+        if t.phrasings:
+            print(f"白话：{'、'.join(t.phrasings)}")
+        for a in sk.anchors(t):
+            line = eng.pack.line_by_id(a.line)
+            print(f"  {a.layer:<8} {a.work} {a.role:<9} {line.coord}  {line.text[:30]}")
+        return 0
+    r = report(sk)
+    print(json.dumps(r, ensure_ascii=False, indent=1) if args.json else format_report(r))
+    return 0
+
+
 def cmd_line(args) -> int:
     from .pack import open_pack
     pack = open_pack(args.pack)
@@ -91,7 +134,11 @@ def format_result(res) -> str:
     if d["refused"]:
         out.append(d["refusal"])
         return "\n".join(out)
-    src = {"glossary": "词表", "question": "问句", "offence": "罪名", "model": "模型", "user": "自定"}
+    if d["topics"]:
+        out.append("主题：" + "、".join(t["label"] for t in d["topics"]) + f"（把握 {d['confidence']:.2f}）")
+    if d["suggestions"]:
+        out.append("未能确定问的是哪一条。您是否想问：" + "；".join(f"{t['label']}（{t['id']}）" for t in d["suggestions"]))
+    src = {"glossary": "词表", "question": "问句", "offence": "罪名", "model": "模型", "user": "自定", "topic": "主题"}
     out.append("检索用语：" + ("、".join(f"{t['text']}（{src.get(t['source'], t['source'])}）"
                                     for t in d["term_sources"]) or "（无）"))
     if res.selection.dropped:
@@ -114,7 +161,7 @@ def format_result(res) -> str:
     out.append("")
     out.append("材料：")
     for m in res.materials:
-        mark = {"clue": "线索", "link": "注释对应", "search": "检索"}[m.source]
+        mark = {"clue": "线索", "link": "注释对应", "search": "检索", "topic": "主题"}[m.source]
         out.append(f"[{m.n}] {LAYER_NAMES[m.layer]}·《{m.title}》卷{m.juan} {m.start_coord}（{mark}）")
         out.append("    " + m.text)
     if d.get("notes"):
@@ -127,12 +174,13 @@ def format_result(res) -> str:
 def cmd_ask(args) -> int:
     engine = _engine(args)
     terms = [t for t in args.terms.split(",")] if args.terms else None
+    topics = [t.strip() for t in args.topic.split(",") if t.strip()] if args.topic else None
     if args.model:
         from .llm import ask_with_model
         res = ask_with_model(engine, args.question, args.model, terms=terms,
-                             on_token=None if args.json else _stream_to_stderr)
+                             on_token=None if args.json else _stream_to_stderr, topics=topics)
     else:
-        res = engine.ask(args.question, terms=terms)
+        res = engine.ask(args.question, terms=terms, topics=topics)
     if args.json:
         print(json.dumps(res.to_json(), ensure_ascii=False, indent=1))
     else:
@@ -159,7 +207,7 @@ def cmd_eval(args) -> int:
     report = run(engine, Path(args.questions), cbeta, ask=ask, progress=progress)
     if not args.json:
         print(file=sys.stderr)
-        print(format_report(report))
+        print(format_report(report, summary_only=args.summary))
     else:
         print(json.dumps(report, ensure_ascii=False, indent=1))
     return 0
@@ -201,6 +249,7 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--json", action="store_true", help="输出 JSON（格式见 DESIGN.md）")
     a.add_argument("--model", help="本地 GGUF 模型文件（可选）")
     a.add_argument("--terms", help="逗号分隔的检索用语，代替自动选词")
+    a.add_argument("--topic", help="逗号分隔的主题编号（如 m.pc.37），就这些主题作答（见「您是否想问」）")
     a.add_argument("--pack")
     a.set_defaults(func=cmd_ask)
 
@@ -209,6 +258,7 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--json", action="store_true")
     e.add_argument("--model")
     e.add_argument("--cbeta", help="核对行号用的 CBETA 原始 XML 目录")
+    e.add_argument("--summary", action="store_true", help="只印总数，不列逐题未中（留出集用）")
     e.add_argument("--pack")
     e.set_defaults(func=cmd_eval)
 
@@ -225,6 +275,14 @@ def build_parser() -> argparse.ArgumentParser:
     op.add_argument("coord")
     op.add_argument("--pack")
     op.set_defaults(func=cmd_open)
+
+    tp = sub.add_parser("topics", help="主题骨架：戒条、犍度、篇及其在各层的位置")
+    tp.add_argument("--report", action="store_true", help="各篇聚条数与各层覆盖报告")
+    tp.add_argument("--match", metavar="问题", help="显示一个问题匹配到的主题")
+    tp.add_argument("id", nargs="?", help="显示一个主题（如 m.pc.37）")
+    tp.add_argument("--json", action="store_true")
+    tp.add_argument("--pack")
+    tp.set_defaults(func=cmd_topics)
 
     ln = sub.add_parser("line", help="打印一行原文（与 CBETA 字符完全一致）")
     ln.add_argument("coord")

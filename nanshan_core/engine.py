@@ -16,6 +16,8 @@ from .errors import QuestionError
 from .pack import Pack
 from .retrieve import LAYERS, Material, Retriever
 from .terms import Selection
+from .bridge import Matcher
+from .topics import Skeleton
 
 MAX_QUESTION = 500
 
@@ -45,6 +47,9 @@ class Result:
             "refusal": self.selection.refusal.reply if self.refused else None,
             "terms": self.selection.texts,
             "term_sources": [t.to_json() for t in self.selection.terms],
+            "topics": [m.to_json() for m in self.selection.topics],
+            "confidence": self.selection.confidence,
+            "suggestions": [m.to_json() for m in self.selection.suggestions],
             "clues": self.clue_coords,
             "clue_topics": [c.title for c, _ in self.clues],
             "materials": [m.to_json() for m in self.materials],
@@ -73,6 +78,14 @@ class Engine:
         self.pack = pack
         self.retriever = Retriever(pack)
 
+    @functools.cached_property
+    def skeleton(self) -> Skeleton:
+        return Skeleton(self.pack)
+
+    @functools.cached_property
+    def matcher(self) -> Matcher:
+        return Matcher(self.skeleton)
+
     @functools.lru_cache(maxsize=4096)
     def df(self, term: str) -> int:
         """Number of passages holding a term (as a phrase)."""
@@ -85,17 +98,33 @@ class Engine:
         n = len(self.retriever.chunks)
         return math.log(1 + n / (1 + self.df(term)))
 
-    def select_terms(self, question: str, terms: list[str] | None = None) -> Selection:
-        question = check_question(question)
-        if terms is not None:
-            return terms_mod.user_terms(question, terms)
-        return terms_mod.select(question, df_share=self.df_share)
+    def match_topics(self, question: str, topics: list[str] | None = None):
+        """The question's topics; ``topics`` (ids) is the reader's own choice, e.g. one of the
+        「您是否想问」 suggestions, and then stands as certain."""
+        if topics:
+            return self.matcher.forced(question, topics)
+        return self.matcher.match(question)
 
-    def ask(self, question: str, terms: list[str] | None = None, selection: Selection | None = None) -> Result:
-        """Answer without a model.  ``terms`` replaces the chosen terms (the reader edited them)."""
+    def select_terms(self, question: str, terms: list[str] | None = None,
+                     topics: list[str] | None = None) -> Selection:
+        question = check_question(question)
+        matches = self.match_topics(question, topics)
+        if terms is not None:
+            sel = terms_mod.user_terms(question, terms)
+            if sel.refusal is None:
+                sel.topics = matches.chosen() if matches.sure else []
+                sel.confidence = matches.confidence
+                sel.suggestions = [] if matches.sure else matches.ranked[:5]
+            return sel
+        return terms_mod.select(question, df_share=self.df_share, matches=matches)
+
+    def ask(self, question: str, terms: list[str] | None = None, selection: Selection | None = None,
+            topics: list[str] | None = None) -> Result:
+        """Answer without a model.  ``terms`` replaces the chosen terms (the reader edited them);
+        ``topics`` names the topics to answer about (the reader chose them)."""
         timing: dict[str, float] = {}
         t = time.perf_counter()
-        sel = selection or self.select_terms(question, terms)
+        sel = selection or self.select_terms(question, terms, topics)
         result = Result(sel.question, sel)
         timing["terms"] = (time.perf_counter() - t) * 1000
         if sel.refusal is not None:
@@ -114,6 +143,8 @@ class Engine:
         words, weights = result.selection.clue_words()
         result.clues = clue_mod.fire(words, weights=weights)
         result.clue_coords = clue_mod.coords_for(result.clues)
+        places = [self.retriever.places(self.skeleton.anchors(m.topic)) for m in result.selection.topics]
         result.materials = self.retriever.retrieve(result.selection.texts, result.clue_coords,
-                                                   result.selection.weights, result.selection.concepts)
+                                                   result.selection.weights, result.selection.concepts,
+                                                   places)
         timing["retrieve"] = (time.perf_counter() - t) * 1000

@@ -103,6 +103,7 @@ class QuestionReport:
     gold: list[dict] = field(default_factory=list)     # [{coord, layer, hit}]
     citations: list[dict] = field(default_factory=list)
     seconds: float = 0.0
+    topic_hit: bool | None = None       # the set's main topic among the chosen topics (None: not given)
 
 
 def gold_hit(engine: Engine, gold: dict, materials) -> bool:
@@ -120,6 +121,27 @@ def gold_hit(engine: Engine, gold: dict, materials) -> bool:
     return False
 
 
+def _name_forms(name: str, fold) -> set[str]:
+    base = re.sub(r"(戒|揵度|犍度|篇|法)$", "", name)
+    return {fold(n) for n in (name, base) if len(n) >= 2}
+
+
+def topic_hit(engine: Engine, gold_topic: str, chosen) -> bool:
+    """Is the question set's main topic (a name as the texts give it: 非時食戒, 安居, 受日) among the
+    chosen topics?  Names are compared with and without 戒/犍度/篇, either inside the other; a
+    procedure or a nuns' rule also answers to its chapter's or monks' rule's names."""
+    fold = engine.pack.normalizer.fold_query
+    want = _name_forms(gold_topic, fold)
+    for m in chosen:
+        t = m.topic
+        related = [t] + [engine.skeleton.get(x) for x in (t.parent, t.same_as) if x]
+        for u in filter(None, related):
+            have = {f for n in u.names for f in _name_forms(n, fold)}
+            if any(w in h or h in w for w in want for h in have):
+                return True
+    return False
+
+
 def run(engine: Engine, questions_path: Path, cbeta: Path, ask=None, progress=None) -> dict:
     """Run every question; ``ask(question) -> Result`` defaults to the no-model engine."""
     ask = ask or engine.ask
@@ -134,6 +156,8 @@ def run(engine: Engine, questions_path: Path, cbeta: Path, ask=None, progress=No
         rep = QuestionReport(q["id"], q.get("expect", "answer"), res.refused, seconds=time.perf_counter() - t0)
         for g in q.get("gold", []):
             rep.gold.append({"coord": g["coord"], "layer": g["layer"], "hit": gold_hit(engine, g, res.materials)})
+        if q.get("topic") and not res.refused:
+            rep.topic_hit = topic_hit(engine, q["topic"], res.selection.topics)
         if res.answer:
             for c in res.answer.citations:
                 d = c.to_json()
@@ -165,7 +189,9 @@ def summarise(reports: list[QuestionReport]) -> dict:
         "wrongly_refused": wrongly_refused,
         "zero_hit": zero,
         "seconds_per_question": round(sum(r.seconds for r in reports) / max(1, len(reports)), 3),
+        "main_topic": _ratio(sum(1 for r in reports if r.topic_hit), sum(1 for r in reports if r.topic_hit is not None)),
         "per_question": [{"id": r.id, "refused": r.refused, "gold": [g["hit"] for g in r.gold],
+                          "topic_hit": r.topic_hit,
                           "gold_layers": [g["layer"] for g in r.gold],
                           "citations": len(r.citations),
                           "bad_lines": [c["coord"] for c in r.citations if c["level"] == "line" and not c["raw_ok"]]}
@@ -177,7 +203,9 @@ def _ratio(a: int, b: int) -> dict:
     return {"hit": a, "of": b, "share": round(a / b, 4) if b else None}
 
 
-def format_report(s: dict) -> str:
+def format_report(s: dict, summary_only: bool = False) -> str:
+    """The figures; the per-question misses after them unless ``summary_only`` (a held-out set's
+    misses are not to be read while the engine is being tuned)."""
     def pct(r):
         return f"{100 * r['share']:.0f}% ({r['hit']}/{r['of']})" if r["share"] is not None else "—"
     rec = s["recall"]
@@ -193,8 +221,15 @@ def format_report(s: dict) -> str:
         f"零命中问题：{len(s['zero_hit'])}" + (f"（{', '.join(s['zero_hit'])}）" if s["zero_hit"] else ""),
         f"每题用时：{s['seconds_per_question']:.2f} 秒",
     ]
+    if s["main_topic"]["of"]:
+        out.insert(2, f"主题命中（题集所标主题在所选主题中）：{pct(s['main_topic'])}")
+    if summary_only:
+        return "\n".join(out)
     misses = [f"{q['id']}：" + " ".join(("+" if h else "-") + lay[0] for h, lay in zip(q["gold"], q["gold_layers"]))
               for q in s["per_question"] if q["gold"] and not all(q["gold"])]
+    wrong_topic = [q["id"] for q in s["per_question"] if q.get("topic_hit") is False]
+    if wrong_topic:
+        out.append("主题未命中：" + ", ".join(wrong_topic))
     if misses:
         out.append("未召回的 gold（- 未中，v/d/y = 律本/道宣/元照）：")
         out.extend("  " + m for m in misses)

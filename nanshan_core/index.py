@@ -21,7 +21,7 @@ from whoosh.analysis import Token, Tokenizer
 
 from .text import is_word_char
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 INDEX_DIR = "index"
 
 

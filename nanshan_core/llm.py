@@ -274,9 +274,9 @@ def annotate(text: str, citations: list[Citation]) -> str:
     return _MARK.sub(fix, text)
 
 
-def choose_terms(engine, question: str, model: LocalModel) -> tuple:
+def choose_terms(engine, question: str, model: LocalModel, topics: list[str] | None = None) -> tuple:
     """Glossary terms plus the model's proposals that occur in the pack; code keeps the red lines."""
-    sel = engine.select_terms(question)
+    sel = engine.select_terms(question, topics=topics)
     if sel.refusal is not None:
         return sel, []
     proposed, category = model.propose_terms(sel.question)
@@ -298,7 +298,7 @@ def choose_terms(engine, question: str, model: LocalModel) -> tuple:
 
 def ask_with_model(engine, question: str, model: LocalModel | str, terms: list[str] | None = None,
                    on_token: Callable[[str], None] | None = None, cancel: threading.Event | None = None,
-                   timeout: float = DEFAULT_TIMEOUT):
+                   timeout: float = DEFAULT_TIMEOUT, topics: list[str] | None = None):
     """The whole pipeline with a model writing the prose; D verifies everything it wrote."""
     from .engine import Result
     if isinstance(model, (str, os.PathLike)):
@@ -306,9 +306,9 @@ def ask_with_model(engine, question: str, model: LocalModel | str, terms: list[s
     timing: dict[str, float] = {}
     t = time.perf_counter()
     if terms is not None or (cancel is not None and cancel.is_set()):
-        sel, rejected = engine.select_terms(question, terms), []
+        sel, rejected = engine.select_terms(question, terms, topics), []
     else:
-        sel, rejected = choose_terms(engine, question, model)
+        sel, rejected = choose_terms(engine, question, model, topics)
     timing["terms"] = (time.perf_counter() - t) * 1000
     result = Result(sel.question, sel, model={"name": model.info.name, "path": model.info.path,
                                               "n_ctx": model.info.n_ctx, "rejected_terms": rejected})

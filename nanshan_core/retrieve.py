@@ -46,6 +46,7 @@ class Quotas:
     per_work: dict = field(default_factory=lambda: {"T1428": 4})
     default_per_work: int = 4
     clue_share: float = 0.25        # at most this share of a layer's slots from the clue table
+    topic_share: float = 0.625      # at most this share from the chosen topics' own places
     window: int = 720              # at most this many characters shown per material (sentence-aligned)
     run_on: int = 840              # a material ending with its passage runs on into the next up to this
 
@@ -189,9 +190,20 @@ class Retriever:
 
     # -- assembling materials ---------------------------------------------------
     def retrieve(self, terms: list[str], clue_coords: list[str] | None = None,
-                 weights: list[float] | None = None, concepts: list[str] | None = None) -> list[Material]:
+                 weights: list[float] | None = None, concepts: list[str] | None = None,
+                 topic_places: list[list["Place"]] | None = None) -> list[Material]:
+        """Materials per layer.  ``topic_places``: for each chosen topic (the main one first) the
+        places where the layers treat it (see topic_places): they come first, and a passage
+        inside a topic's section outranks the same words elsewhere."""
         clue_docs = self._clue_docs(clue_coords or [])
-        scored = self.score_passages(terms, self._section_boost(clue_docs), weights, concepts) if terms else {}
+        topic_places = topic_places or []
+        boost = self._section_boost(clue_docs)
+        for rank, places in enumerate(topic_places):
+            factor = TOPIC_BOOST[min(rank, len(TOPIC_BOOST) - 1)]
+            for pl in places:
+                for d in range(pl.doc, pl.end):
+                    boost[d] = max(boost.get(d, 1.0), factor)
+        scored = self.score_passages(terms, boost, weights, concepts) if terms else {}
         folded_terms = [self.pack.normalizer.fold_query(t) for t in terms]
         chosen: dict[str, list[tuple]] = {}
         for layer in LAYERS:
@@ -201,15 +213,37 @@ class Retriever:
                                 key=lambda x: -x[1])[:10]
                 picked = [(d, sc) for d, _, sc, _ in chosen.get("daoxuan", [])]
                 self._merge_links(ranking, picked + strong, scored)
-            chosen[layer] = self._pick(layer, clue_docs, ranking)
+            firsts = self._topic_picks(layer, topic_places, ranking)
+            chosen[layer] = self._pick(layer, clue_docs, ranking, firsts)
         materials = [self._material(doc, source, score, folded_terms, terms, anchor)
                      for layer in LAYERS for doc, source, score, anchor in chosen[layer]]
         for i, m in enumerate(materials, 1):
             m.n = i
         return materials
 
-    def _pick(self, layer: str, clue_docs: list[tuple[int, int]], ranking: dict) -> list[tuple]:
-        """Fill a layer's quota: clue passages first (up to a share), then the best by score."""
+    def _topic_picks(self, layer: str, topic_places: list[list["Place"]], ranking: dict) -> list[tuple]:
+        """A topic's own passages in this layer: where each work treats it, and the passage of
+        that treatment the terms point to; the main topic gets more of the layer than the others."""
+        out: list[tuple] = []
+        for rank, places in enumerate(topic_places):
+            cap = TOPIC_SLOTS[min(rank, len(TOPIC_SLOTS) - 1)]
+            mine: list[tuple] = []
+            for pl in places:
+                if pl.layer != layer or len(mine) >= cap:
+                    continue
+                mine.append((pl.doc, "topic", ranking.get(pl.doc, (0.0,))[0], pl.offset))
+                # the passage right after the anchor is usually its run-on already
+                inside = [d for d in range(pl.doc + 2, pl.end) if d in ranking]
+                if inside and len(mine) < cap:
+                    best = max(inside, key=lambda d: ranking[d][0])
+                    mine.append((best, "topic", ranking[best][0], None))
+            out += mine
+        return out
+
+    def _pick(self, layer: str, clue_docs: list[tuple[int, int]], ranking: dict,
+              firsts: list[tuple] | None = None) -> list[tuple]:
+        """Fill a layer's quota: the topics' own passages, clue passages (up to a share), then the
+        best by score."""
         quota = self.quotas.per_layer[layer]
         per_work: dict[str, int] = {}
         picks: list[tuple] = []
@@ -217,12 +251,14 @@ class Retriever:
 
         def take(doc, source, score, anchor):
             work = self.chunks[doc].work
-            if doc in taken or per_work.get(work, 0) >= self._work_cap(work):
+            if doc in taken or per_work.get(work, 0) >= self._work_cap(work) or len(picks) >= quota:
                 return
             picks.append((doc, source, score, anchor))
             taken.add(doc)
             per_work[work] = per_work.get(work, 0) + 1
 
+        for doc, source, score, anchor in (firsts or [])[:int(quota * self.quotas.topic_share)]:
+            take(doc, source, score, anchor)
         max_clue = max(1, int(quota * self.quotas.clue_share))
         for doc, anchor in clue_docs:
             if self.chunks[doc].layer == layer and sum(p[1] == "clue" for p in picks) < max_clue:
@@ -260,6 +296,25 @@ class Retriever:
                         linked = 1.5 * own + 0.35 * dscore * factor * f2 * min(1.0, w / 4) + (0.5 if own else 0)
                         if linked > ranking.get(d2, (0.0,))[0]:
                             ranking[d2] = (linked, "link")
+
+    SECTION_MAX = 60        # passages a topic's section may span (a 犍度 is far longer: its opening is enough)
+
+    def places(self, anchors) -> list[Place]:
+        """Passages of a topic's anchors (skeleton lines) in retrieval order."""
+        out = []
+        for a in anchors:
+            hit = self.doc_at_line(a.line)
+            if hit is None:
+                continue
+            doc, off = hit
+            end = doc + 1
+            if a.end_line:
+                nxt = self.doc_at_line(a.end_line)
+                if nxt is not None and doc < nxt[0] <= doc + self.SECTION_MAX:
+                    end = nxt[0] + (1 if nxt[1] > 0 else 0)
+            if self.chunks[doc].layer == a.layer:
+                out.append(Place(a.layer, a.work, doc, max(end, doc + 1), off))
+        return out
 
     def material_at(self, coord: str, n: int = 1, source: str = "clue") -> Material:
         """The material that begins at a printed line (as the clue table uses it)."""
@@ -425,6 +480,22 @@ def _slice_lines(table: list, start: int, end: int) -> list:
         else:
             out.append([off - start, lid])
     return out
+
+
+TOPIC_BOOST = (2.0, 1.6, 1.4)   # passages inside the main topic's sections, the second's, the others'
+TOPIC_SLOTS = (3, 2, 1)         # a layer's passages taken from the main topic's places, the second's …
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where one layer treats a topic: the passage at its start, the passage where the
+    treatment ends (exclusive), and the offset of its first line in the passage."""
+
+    layer: str
+    work: str
+    doc: int
+    end: int
+    offset: int
 
 
 SYNONYM_SHARE = 0.3     # what a second word for the same idea adds to a passage's score

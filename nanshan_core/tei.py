@@ -15,7 +15,9 @@ xml-p5), because fascicles are split at ``<milestone unit="juan">`` in both.
 What is text: running text, ``<note place="inline">`` (kept, marked as note),
 ``<lem>``, ``<corr>``/``<reg>``, ``<g>`` (the character given).  What is not:
 apparatus notes, ``<rdg>``, ``<sic>``, ``<anchor>``, ``<cb:mulu>`` (navigation
-labels that are not printed), the back matter.
+labels that are not printed), the back matter.  The ``<cb:mulu>`` labels are kept
+apart as each fascicle's table of contents: CBETA's own structure of the work
+(分, 犍度, 篇), which the library and the topic skeleton are built from.
 """
 from __future__ import annotations
 
@@ -83,6 +85,16 @@ class Record:
 
 
 @dataclass
+class TocEntry:
+    """One ``<cb:mulu>``: a heading of CBETA's table of contents and the line it stands on."""
+
+    level: int | None       # nesting level (None for CBETA's 卷 markers)
+    type: str               # 分 / 序 / 卷 / 其他 …
+    label: str              # 「4 三十捨墮法」
+    line: int               # index into the fascicle's lines
+
+
+@dataclass
 class Fascicle:
     work: str            # T1428, X0714
     canon: str           # T or X
@@ -91,6 +103,7 @@ class Fascicle:
     source: str          # file it came from (relative to the CBETA root when known)
     lines: list[Line] = field(default_factory=list)
     records: list[Record] = field(default_factory=list)
+    toc: list[TocEntry] = field(default_factory=list)
 
     @property
     def key(self) -> str:
@@ -194,6 +207,7 @@ class _Walker:
         self.orig_layer = "daoxuan"
         self.id_seen: dict[str, int] = {}
         self.gaiji: dict[str, str] = {}   # given char -> CB id, for the pack's gaiji table
+        self.pending_toc: list[TocEntry] = []   # headings met before the fascicle's first line
 
     # -- structure ------------------------------------------------------------
     def fail(self, msg: str) -> None:
@@ -206,11 +220,17 @@ class _Walker:
                 and self.fasc.lines and self.fasc.lines[-1] is self.line:
             # The line the milestone sits on has no text yet: it opens the new fascicle.
             carry = self.fasc.lines.pop()
+        moved = [e for e in self.fasc.toc if e.line >= len(self.fasc.lines)] if carry is not None else []
+        if moved:
+            self.fasc.toc = self.fasc.toc[:-len(moved)]
         self.close_record()
         self.fasc = Fascicle(self.h.work, self.h.canon, self.h.vol, juan, self.source)
         self.fascicles.append(self.fasc)
         if carry is not None:
             self.fasc.lines.append(carry)
+            for e in moved:
+                e.line = 0
+            self.fasc.toc.extend(moved)
 
     def on_lb(self, el) -> None:
         ed = el.get("ed") or self.ed
@@ -224,6 +244,10 @@ class _Walker:
                 self.new_fascicle(self._file_juan())
             self.line = Line(c)
             self.fasc.lines.append(self.line)
+            for entry in self.pending_toc:
+                entry.line = len(self.fasc.lines) - 1
+                self.fasc.toc.append(entry)
+            self.pending_toc = []
         elif ed.startswith("R") and n:
             self.r_current = coords.r_coord(ed, n)
             if self.line is not None and not self.line.text:
@@ -322,6 +346,18 @@ class _Walker:
         line.text += text
         rec.text += text
 
+    def on_mulu(self, el) -> None:
+        """A table-of-contents heading points at the line it stands on (the next line when the
+        fascicle has none yet)."""
+        label = " ".join("".join(el.itertext()).split())
+        level = el.get("level")
+        entry = TocEntry(int(level) if level and level.isdigit() else None, el.get("type") or "", label, 0)
+        if self.fasc is None or not self.fasc.lines:
+            self.pending_toc.append(entry)
+        else:
+            entry.line = len(self.fasc.lines) - 1
+            self.fasc.toc.append(entry)
+
     # -- the walk -------------------------------------------------------------
     def walk(self, el) -> None:
         tag = el.tag
@@ -330,6 +366,8 @@ class _Walker:
         if tag == TEI + "lb":
             self.on_lb(el)
             return
+        if tag == CB + "mulu":
+            self.on_mulu(el)
         if tag == TEI + "milestone" and el.get("unit") == "juan":
             try:
                 juan = int(re.match(r"\d+", el.get("n") or "").group(0))

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from .normalize import simplify
 from .paths import load_resource_json
 from .redline import Refusal, check as redline_check
-from .text import is_word_char
+from .text import FUNCTION_CHARS as _FUNCTION_CHARS, is_content_bigram, is_word_char
 
 CATEGORIES = ("戒相", "戒体", "羯磨", "僧制", "史传", "超范围")
 MAX_TERMS = 7
@@ -63,6 +63,9 @@ class Selection:
     gravity: bool = False
     refusal: Refusal | None = None
     dropped: list[str] = field(default_factory=list)                   # too-common words left out
+    topics: list = field(default_factory=list)                         # bridge.TopicMatch, the main one first
+    confidence: float | None = None                                    # how clearly a topic was matched
+    suggestions: list = field(default_factory=list)                    # closest topics when none is clear
 
     @property
     def texts(self) -> list[str]:
@@ -133,17 +136,6 @@ def _bigrams(s: str) -> set[str]:
 # 「出家人…」 does not match 出家 (ordination) nor 家人 (relatives).
 _FRAME_PHRASES = re.compile(r"出家人|出家众|出家师父|出家的人|出家僧人|出家僧|出家修行的人|师父们|师父|法师们|法师|"
                             r"比丘们|僧人|和尚们|和尚|老和尚|佛弟子|律典里|律典中|律里|律中|戒律上|按戒律|按照戒律|佛陀|佛教里|佛教")
-# Characters of modern phrasing (function words, pronouns, measure words, time and degree):
-# a bigram made only of these says nothing about the topic (一次 多久 一样 当初 人要).
-_FUNCTION_CHARS = set("的了是在有不没要能可以会吗呢吧啊就都也还又再很太最更一二两个这那些什么怎么样为因所如果但而且"
-                      "与和及或把被给让对向从到自己别人们他她它我你您当初以后之前时候次多久少几点儿得地着过来去上下中里"
-                      "外前后左右大小好坏算该应当需须得想说做用拿回起看到成像")
-
-
-def _content(b: str) -> bool:
-    return not (b[0] in _FUNCTION_CHARS and b[1] in _FUNCTION_CHARS)
-
-
 def frame_spans(q: str) -> list[tuple[int, int]]:
     return [m.span() for m in _FRAME_PHRASES.finditer(q)]
 
@@ -178,7 +170,7 @@ def _bigram_index() -> tuple[dict, dict]:
         bis = set()
         for _, plain in e.patterns:
             bis |= _bigrams(plain)
-        per_entry[e.id] = {b for b in bis if _content(b)}
+        per_entry[e.id] = {b for b in bis if is_content_bigram(b)}
     df: dict[str, int] = {}
     for bis in per_entry.values():
         for b in bis:
@@ -298,8 +290,26 @@ def _vocabulary() -> tuple[tuple[str, str], ...]:
 _FRAMING_SIMPLE = {simplify(w) for w in FRAMING}
 
 
-def select(question: str, df_share=None) -> Selection:
-    """Choose the terms for a question (no model).  ``df_share(term)`` gives a term's passage share."""
+TOPIC_TERMS = (3, 2, 1)       # search words taken from the main topic, the second, the third
+TOPIC_WEIGHTS = (1.0, 0.8, 0.6)
+
+
+def topic_words(topic) -> list[str]:
+    """A topic's search words: its hand-checked keywords, then its names as the texts write them
+    without the trailing 戒 (非時食戒 → 非時食)."""
+    out = list(topic.keywords)
+    for n in topic.names:
+        core = re.sub(r"(戒|揵度|犍度|篇)$", "", n)
+        for w in (core, n):
+            if len(w) >= 2 and w not in out:
+                out.append(w)
+                break
+    return out
+
+
+def select(question: str, df_share=None, matches=None) -> Selection:
+    """Choose the terms for a question (no model).  ``df_share(term)`` gives a term's passage share;
+    ``matches`` (bridge.Matches) are the topics the question was matched to: their words lead."""
     refusal = redline_check(question)
     if refusal is not None:
         return Selection(question, "超范围", refusal=refusal)
@@ -314,6 +324,16 @@ def select(question: str, df_share=None) -> Selection:
         if key not in seen:
             seen.add(key)
             terms.append(Term(text, source, entry, weight))
+
+    chosen = matches.chosen() if matches is not None and matches.sure else []
+    for m, share, weight in zip(chosen, TOPIC_TERMS, TOPIC_WEIGHTS):
+        taken = 0
+        for w in topic_words(m.topic):
+            if taken >= share:
+                break
+            if df_share is None or 0 < df_share(w) <= GENERIC_SHARE:
+                add(w, "topic", m.topic.id, weight)
+                taken += 1
 
     # classical words typed by the reader come first: they are what the reader means --
     # unless the glossary lists the word as modern speech too (后悔 is regret, not 後悔戒)
@@ -338,8 +358,13 @@ def select(question: str, df_share=None) -> Selection:
         if not terms:
             terms = [Term(w, "question") for w in corpus_words(q, df_share)]
     terms = _cap(terms, gravity)
-    return Selection(question, classify(q, entries), terms, [(e.id, s) for e, s in entries[:5]],
-                     gravity, None, dropped)
+    sel = Selection(question, classify(q, entries), terms, [(e.id, s) for e, s in entries[:5]],
+                    gravity, None, dropped)
+    if matches is not None:
+        sel.topics = chosen
+        sel.confidence = matches.confidence
+        sel.suggestions = [] if matches.sure else matches.ranked[:5]
+    return sel
 
 
 FALLBACK_SHARE = 0.02     # a word of the question taken as it stands must be this rare in the corpus
@@ -377,7 +402,7 @@ def _cap(terms: list[Term], gravity: bool) -> list[Term]:
     """At most MAX_TERMS, keeping the reader's own words and (for gravity questions) the offence names."""
     if len(terms) <= MAX_TERMS:
         return terms
-    keep = [t for t in terms if t.source == "question" or (gravity and t.source == "offence")][:MAX_TERMS]
+    keep = [t for t in terms if t.source in ("question", "topic") or (gravity and t.source == "offence")][:MAX_TERMS]
     for t in terms:
         if len(keep) >= MAX_TERMS:
             break

@@ -16,6 +16,18 @@ CLAUSE_END = set("，、：,:；;")
 CLOSERS = set("」』）)】〉》”’")
 
 
+# Characters of modern phrasing (function words, pronouns, measure words, time and degree):
+# a bigram made only of these says nothing about the topic (一次 多久 一样 当初 人要).
+FUNCTION_CHARS = set("的了是在有不没要能可以会吗呢吧啊就都也还又再很太最更一二两个这那些什么怎么样为因所如果但而且"
+                     "与和及或把被给让对向从到自己别人们他她它我你您当初以后之前时候次多久少几点儿得地着过来去上下中里"
+                     "外前后左右大小好坏算该应当需须得想说做用拿回起看到成像")
+
+
+def is_content_bigram(b: str) -> bool:
+    """A bigram of a modern question that can say something about its topic."""
+    return not (b[0] in FUNCTION_CHARS and b[1] in FUNCTION_CHARS)
+
+
 def is_word_char(ch: str) -> bool:
     """Letters, digits and private-use glyphs (unresolved CBETA gaiji) are text; the rest is punctuation."""
     cat = unicodedata.category(ch)

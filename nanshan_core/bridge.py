@@ -1,0 +1,428 @@
+"""Step A, first half: which topic of the Vinaya a question is about.
+
+A reader asks 「过了中午还能喝奶茶吗？早上赶车来不及吃饭怎么办？」.  The topic is
+非時食戒; 赶车 is an incidental detail and 请问/可以吗 are only framing.  This module
+reads the question the way a teacher would:
+
+* framing and address (请问法师、阿弥陀佛、违不违戒、可以吗) are never the topic;
+* a question may have several parts (split at its own punctuation and at 另外/还有…),
+  each gets its topic, and the part that names its topic leads;
+* the topic is found through three kinds of evidence, strongest first: a classical
+  name the reader typed (非時食戒, 安居), the modern phrasings people use for it
+  (resources/topics), and a compositional word map (喝→飲, 钱→錢/金銀/寶 …,
+  resources/wordmap.tsv) that lets wordings nobody wrote down still meet the
+  words of the rule itself;
+* a question about nuns (比丘尼、尼众) is answered with the nuns' rule.
+
+The result is ranked topics with a confidence: when no topic is clearly matched
+the app says so and offers the closest ones instead of silently answering about
+something else.
+"""
+from __future__ import annotations
+
+import functools
+import math
+import re
+from dataclasses import dataclass, field
+
+from .normalize import simplify
+from .paths import load_resource_json, resource_path
+from .text import is_content_bigram, is_word_char
+from .topics import Skeleton, Topic
+
+# Evidence weights (per character covered): a name the reader typed is the strongest sign.
+NAME_WEIGHT = 3.0
+KEYWORD_WEIGHT = 1.5
+PHRASING_WEIGHT = 1.6
+WORDMAP_WEIGHT = 0.8
+FUZZY_WEIGHT = 0.8
+FUZZY_COVER = 0.5     # share of a phrasing's bigrams a question must hold to meet it in other words
+GENERAL = {"class", "khandhaka", "pian"}
+GENERAL_WEIGHT = 0.6  # a chapter or class as a whole, against one of its rules or procedures
+STORY_WEIGHT = 0.6    # evidence in a part that only tells the story around the question
+SURE = 6.0            # a top score (about: question characters explained) at which a topic is clear
+MARGIN = 1.25         # … and ahead of the next unrelated topic by this factor
+
+
+@dataclass
+class Part:
+    start: int
+    end: int
+    text: str
+    asks: bool = True        # the part asks something (a narrative part only sets the scene)
+
+
+@dataclass
+class Analysis:
+    question: str
+    simple: str                      # per-character simplified, same offsets as the question
+    masked: set[int]                 # positions of framing and address words
+    parts: list[Part]
+    nun: bool
+
+
+@dataclass
+class TopicMatch:
+    topic: Topic
+    score: float
+    part: int
+    evidence: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {**self.topic.to_json(), "score": round(self.score, 2), "part": self.part,
+                "evidence": self.evidence}
+
+
+@dataclass
+class Matches:
+    ranked: list[TopicMatch]          # best first; one per topic
+    main: list[TopicMatch]            # the topic of each part that has one, the leading part first
+    confidence: float                 # 0..1
+    analysis: Analysis
+
+    @property
+    def sure(self) -> bool:
+        return self.confidence >= 0.5
+
+    def chosen(self, limit: int = 3) -> list[TopicMatch]:
+        """The topics the answer is about: each part's topic, then close runners-up."""
+        out = list(self.main)
+        if self.ranked:
+            top = self.ranked[0].score
+            for m in self.ranked:
+                if len(out) >= limit:
+                    break
+                if m not in out and m.score >= 0.6 * top:
+                    out.append(m)
+        return out[:limit]
+
+
+# -- the question ---------------------------------------------------------------------
+
+@functools.lru_cache(maxsize=1)
+def _bridge_data() -> dict:
+    return load_resource_json("bridge.json")
+
+
+@functools.lru_cache(maxsize=1)
+def _framing() -> re.Pattern:
+    words = sorted({simplify(w) for w in _bridge_data()["framing"]}, key=len, reverse=True)
+    return re.compile("|".join(re.escape(w) for w in words))
+
+
+@functools.lru_cache(maxsize=1)
+def _splitters() -> re.Pattern:
+    return re.compile("|".join(re.escape(simplify(w)) for w in _bridge_data()["part_openers"]))
+
+
+@functools.lru_cache(maxsize=1)
+def _nun_words() -> re.Pattern:
+    return re.compile("|".join(re.escape(simplify(w)) for w in _bridge_data()["nun_words"]))
+
+
+_STOPS = re.compile(r"[？?！!。；;\n]+")
+
+
+def analyse(question: str) -> Analysis:
+    q = simplify(question)
+    masked: set[int] = set()
+    for rx in (_framing(), _nun_words()):       # who is asked about is not what is asked
+        for m in rx.finditer(q):
+            masked.update(range(*m.span()))
+    cuts = {0, len(q)}
+    for m in _STOPS.finditer(q):
+        cuts.add(m.end())
+    for m in _splitters().finditer(q):
+        cuts.add(m.start())
+    bounds = sorted(cuts)
+    parts: list[Part] = []
+    for a, b in zip(bounds, bounds[1:]):
+        content = sum(1 for i in range(a, b) if is_word_char(q[i]) and i not in masked)
+        if content == 0:
+            continue
+        if parts and content < 3:                      # a fragment belongs to the part before it
+            parts[-1] = Part(parts[-1].start, b, q[parts[-1].start:b])
+            continue
+        parts.append(Part(a, b, q[a:b]))
+    if not parts:
+        parts = [Part(0, len(q), q)]
+    for p in parts:
+        p.asks = bool(_ASKING.search(p.text))
+    if not any(p.asks for p in parts):
+        for p in parts:
+            p.asks = True
+    return Analysis(question, q, masked, parts, bool(_nun_words().search(q)))
+
+
+# What makes a part of a question a question rather than the story around it.
+_ASKING = re.compile(r"[？?]|吗|呢|么|能不能|可不可以|可以|是否|怎|如何|为何|为什么|哪|什么|多少|几|算不算|"
+                     r"要不要|该不该|有没有|会不会|请问|请教|想问|想知道|想了解|行不行|对不对|是不是|犯不犯")
+
+
+# -- the word map ----------------------------------------------------------------------
+
+@functools.lru_cache(maxsize=1)
+def wordmap() -> dict[str, tuple[str, ...]]:
+    """Modern word (simplified) -> the words the texts use for it (resources/wordmap.tsv)."""
+    out: dict[str, tuple[str, ...]] = {}
+    path = resource_path("wordmap.tsv")
+    if not path.exists():
+        return out
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        cols = line.split("\t")
+        if len(cols) >= 2:
+            modern = simplify(cols[0].strip())
+            classical = tuple(w for w in cols[1].split() if w)
+            if modern and classical:
+                out[modern] = tuple(dict.fromkeys(out.get(modern, ()) + classical))
+    return out
+
+
+def translate(text: str, masked: set[int], offset: int = 0) -> list[tuple[int, int, tuple[str, ...]]]:
+    """Modern words of ``text`` the word map knows, longest first and not overlapping:
+    [(start, end, classical words)]."""
+    wm = wordmap()
+    out = []
+    taken: set[int] = set()
+    longest = max((len(k) for k in wm), default=0)
+    for n in range(min(longest, len(text)), 0, -1):
+        for i in range(len(text) - n + 1):
+            span = range(offset + i, offset + i + n)
+            if any(p in taken or p in masked for p in span):
+                continue
+            w = text[i:i + n]
+            if w in wm:
+                out.append((offset + i, offset + i + n, wm[w]))
+                taken.update(span)
+    return sorted(out)
+
+
+# -- topics as things to match ------------------------------------------------------------
+
+def _pattern(form: str) -> re.Pattern:
+    s = simplify(form.strip())
+    return re.compile(".{0,4}".join(re.escape(p) for p in s.split("*") if p))
+
+
+@dataclass
+class _Target:
+    topic: Topic
+    names: list[str]                      # simplified, longest first (names and their cores)
+    keywords: list[str]
+    phrasings: list[tuple[re.Pattern, str]]
+    doc: set[str]                         # simplified classical words and bigrams of the topic
+    spoken: list[set[str]]                # content bigrams of each modern phrasing
+
+
+def _cores(name: str) -> list[str]:
+    """A rule's name and the forms a reader types of it: 非時食戒 → 非時食; 大婬戒 → 婬戒, 婬."""
+    base = re.sub(r"戒$", "", name)
+    out = [name] if base == name else []      # 「…受戒」 must not make every name ending in 受 a 受戒
+    if base != name and len(base) >= 2:
+        out = [name, base]
+    if base.startswith("大") and len(base) >= 3:
+        out.append(base[1:])
+    base2 = re.sub(r"(揵度|犍度|篇)$", "", name)
+    if base2 != name and len(base2) >= 2:
+        out.append(base2)
+    return out
+
+
+def _bigrams(s: str) -> set[str]:
+    return {s[i:i + 2] for i in range(len(s) - 1) if is_word_char(s[i]) and is_word_char(s[i + 1])}
+
+
+class Matcher:
+    """Matches questions to the topics of one skeleton."""
+
+    def __init__(self, skeleton: Skeleton):
+        self.skeleton = skeleton
+        self.targets: list[_Target] = []
+        for t in skeleton.matchable():
+            names = sorted({simplify(c) for n in t.names for c in _cores(n)}, key=len, reverse=True)
+            keywords = [simplify(k) for k in t.keywords]
+            phr = [(_pattern(p), simplify(p.replace("*", ""))) for p in t.phrasings if p.strip()]
+            # the words a modern word may meet through the word map: names and keywords, not the
+            # rule's formula (悔過, 波逸提 are in every rule of a class)
+            doc = set(names) | set(keywords) | {b for w in names + keywords for b in _bigrams(w)}
+            spoken = [bs for _, plain in phr if (bs := {b for b in _bigrams(plain) if is_content_bigram(b)})]
+            self.targets.append(_Target(t, names, keywords, phr, doc, spoken))
+        # how many topics each classical word or bigram belongs to: a word shared by many
+        # topics (比丘, 食) says little about any one of them
+        df: dict[str, int] = {}
+        for tg in self.targets:
+            for w in tg.doc:
+                df[w] = df.get(w, 0) + 1
+        n = max(1, len(self.targets))
+        self.idf = {w: math.log(1 + n / d) for w, d in df.items()}
+        sdf: dict[str, int] = {}
+        for tg in self.targets:
+            for b in set().union(*tg.spoken):
+                sdf[b] = sdf.get(b, 0) + 1
+        self.spoken_idf = {b: math.log(1 + n / d) for b, d in sdf.items()}
+        self.max_idf = math.log(1 + n)
+        self.nun_version = skeleton.nun_version
+
+    # -- scoring -------------------------------------------------------------------
+    def score_part(self, a: Analysis, part: Part) -> list[TopicMatch]:
+        q = a.simple
+        seg = q[part.start:part.end]
+        free = [i for i in range(part.start, part.end) if i not in a.masked]
+        mapped = translate(seg, a.masked, part.start)
+        qbi = [(i, q[i:i + 2]) for i in range(part.start, part.end - 1)
+               if is_word_char(q[i]) and is_word_char(q[i + 1]) and is_content_bigram(q[i:i + 2])
+               and not {i, i + 1} & a.masked]
+        out = []
+        for tg in self.targets:
+            score, evidence, covered = 0.0, [], set()
+            for n in tg.names:                   # names the reader typed
+                k = seg.find(n)
+                if len(n) >= 2 and k >= 0 and not covered & set(range(part.start + k, part.start + k + len(n))):
+                    span = set(range(part.start + k, part.start + k + len(n)))
+                    if span <= a.masked:             # 比丘尼 alone is the asker's subject
+                        continue
+                    covered |= span
+                    score += NAME_WEIGHT * len(n) * self._rarity(n)
+                    evidence.append(n)
+            for kw in tg.keywords:
+                k = seg.find(kw)
+                if len(kw) >= 2 and k >= 0:
+                    span = set(range(part.start + k, part.start + k + len(kw)))
+                    if span & covered or span <= a.masked:
+                        continue
+                    covered |= span
+                    score += KEYWORD_WEIGHT * len(kw) * self._rarity(kw)
+                    evidence.append(kw)
+            for rx, plain in tg.phrasings:
+                for m in rx.finditer(seg):
+                    # a phrasing may hold an address word on purpose (跟*师父*学), which then
+                    # counts half: it is the phrasing's frame, not its point
+                    span = set(range(part.start + m.start(), part.start + m.end())) - covered
+                    new = len(span - a.masked) + 0.5 * len(span & a.masked)
+                    if new >= 1:
+                        covered |= span
+                        score += PHRASING_WEIGHT * min(new, len(plain))
+                        evidence.append(plain)
+                    break
+            # a phrasing met with other wording (帮别人介绍对象 ~ 给人介绍对象): most of its
+            # bigrams are in the question; a bigram or two of everyday speech shared by
+            # chance (比较, 处理) covers too little of any phrasing to count.  Counted as the
+            # question characters it explains, scaled by how specific the bigrams are.
+            free = {b: i for i, b in qbi if not {i, i + 1} <= covered}
+            best, best_b = 0.0, set()
+            for pb in tg.spoken:
+                shared = pb & free.keys()
+                if len(shared) < 2 and len(pb) > 1:
+                    continue
+                cover = len(shared) / len(pb)
+                if cover >= FUZZY_COVER:
+                    chars = len({j for b in shared for j in (free[b], free[b] + 1)})
+                    spec = sum(self.spoken_idf[b] for b in shared) / (len(shared) * self.max_idf)
+                    val = chars * cover * spec
+                    if val > best:
+                        best, best_b = val, shared
+            if best:
+                score += FUZZY_WEIGHT * best
+                evidence.append("~" + "".join(sorted(best_b)))
+            for st, en, classical in mapped:     # modern words met in the topic's own words
+                if set(range(st, en)) & covered:
+                    continue
+                spec = max((self.idf.get(simplify(w), 0.0) for w in classical if self._in_doc(tg, simplify(w))),
+                           default=0.0) / self.max_idf
+                if spec:
+                    score += WORDMAP_WEIGHT * (en - st) * spec
+                    evidence.append(q[st:en])
+            if score > 0:
+                score *= 1.0 if part.asks else STORY_WEIGHT
+                if tg.topic.cls in GENERAL:          # the asked procedure beats its chapter
+                    score *= GENERAL_WEIGHT
+                out.append(TopicMatch(tg.topic, score, 0, evidence))
+        return out
+
+    def _rarity(self, word: str) -> float:
+        """A name shared by many topics (說法, 比丘) counts less than one that points to one topic."""
+        return min(1.0, self.idf.get(word, 3.0) / 3.0)
+
+    @staticmethod
+    def _in_doc(tg: _Target, w: str) -> bool:
+        if w in tg.doc:
+            return True
+        return len(w) >= 2 and all(b in tg.doc for b in _bigrams(w))
+
+    def match(self, question: str) -> Matches:
+        a = analyse(question)
+        best: dict[str, TopicMatch] = {}
+        main: list[TopicMatch] = []
+        named_parts: list[int] = []
+        for pi, part in enumerate(a.parts):
+            scored = sorted(self.score_part(a, part), key=lambda m: -m.score)
+            if not scored:
+                continue
+            top = scored[0]
+            top.part = pi
+            if any(e in [n for n in self._target(top.topic).names] for e in top.evidence):
+                named_parts.append(len(main))
+            main.append(top)
+            for m in scored[:12]:
+                m.part = pi
+                prev = best.get(m.topic.id)
+                if prev is None or m.score > prev.score:
+                    best[m.topic.id] = m
+        # several parts may point at one topic: it counts once, with their evidence together
+        merged: dict[str, TopicMatch] = {}
+        for m in main:
+            if m.topic.id in merged:
+                merged[m.topic.id].score += m.score * 0.5
+            else:
+                merged[m.topic.id] = m
+        main = list(merged.values())
+        if named_parts:                          # the part that names its topic leads
+            lead = main[min(named_parts[0], len(main) - 1)]
+            main = [lead] + [m for m in main if m is not lead]
+        ranked = sorted(best.values(), key=lambda m: -m.score)
+        if a.nun:
+            ranked = [self._as_nun(m) for m in ranked]
+            main = [self._as_nun(m) for m in main]
+        else:
+            ranked = [m for m in ranked if not (m.topic.nun and m.score < 1.5 * SURE)] or ranked
+        return Matches(ranked, main, self._confidence(ranked, main), a)
+
+    def forced(self, question: str, ids: list[str]) -> Matches:
+        """The reader chose the topics (「您是否想问」): they stand, in the order given."""
+        from .errors import QuestionError
+        chosen = []
+        for tid in ids:
+            t = self.skeleton.get(tid)
+            if t is None:
+                raise QuestionError(f"没有主题 {tid}。可用 `nanshan topics --match 问题` 查看候选主题。")
+            chosen.append(TopicMatch(t, SURE, 0, ["读者选定"]))
+        return Matches(chosen, chosen, 1.0, analyse(question))
+
+    def _target(self, topic: Topic) -> _Target:
+        return next(tg for tg in self.targets if tg.topic.id == topic.id)
+
+    def _as_nun(self, m: TopicMatch) -> TopicMatch:
+        """A question about nuns is answered with the nuns' version of a monks' rule."""
+        nid = self.nun_version.get(m.topic.id)
+        if nid is None:
+            return m
+        return TopicMatch(self.skeleton.get(nid), m.score, m.part, m.evidence)
+
+    def _confidence(self, ranked: list[TopicMatch], main: list[TopicMatch]) -> float:
+        """High when the leading topic has strong evidence and stands clear of the next topic
+        that is not its own parent, child or sibling procedure."""
+        if not main:
+            return 0.0
+        lead = main[0]
+        rivals = [m for m in ranked if m.topic.id != lead.topic.id and not _related(m.topic, lead.topic)]
+        second = rivals[0].score if rivals else 0.0
+        strength = min(1.0, lead.score / SURE)
+        lead_ok = 1.0 if lead.score >= MARGIN * second else (lead.score / max(second, 1e-6)) / MARGIN
+        return round(strength * lead_ok, 2)
+
+
+def _related(a: Topic, b: Topic) -> bool:
+    return a.parent == b.id or b.parent == a.id or (a.parent is not None and a.parent == b.parent
+                                                     and a.cls in ("procedure", "section"))

@@ -1,0 +1,918 @@
+"""The topic skeleton: every precept, 犍度 and 篇, found where each text treats it.
+
+A question is about a topic of the Vinaya — a precept of the 四分律, a chapter
+(犍度) or one of its procedures, a 篇 of 行事鈔 — and each layer treats that
+topic in a place of its own: 四分律 states the rule and its 不犯 clause, 含注戒本
+and 行事鈔 head their treatment with the rule's name, 戒本疏 follows the 【律】
+words it explains and 行宗記 follows the 疏, 資持記 explains the 鈔 in order.
+Built once at pack time, the skeleton records these places, so retrieval can go
+straight to a topic's own passages instead of the passages that merely repeat
+its words.
+
+Everything here is derived from what the XML gives:
+* the precepts, their classes and numbers from the 戒本 (T1429 比丘, T1431 比丘尼:
+  each class opens with 「是…法，半月半月說」 and each rule ends with its class's
+  formula), read from the CBETA tree even when the 戒本 is not in the pack;
+* the rules' names and their places from the numbered headings of 含注戒本
+  (「二大盜戒　」), 戒本疏 (「【律】十八畜錢寶戒。」) and 行事鈔 (「畜錢寶戒十八。」);
+* 四分律's statement of each rule by aligning the 戒本 text with the chapter
+  CBETA's table of contents (``cb:mulu``) gives for its class;
+* 犍度 and 篇 from the table of contents; 資持記 from the commentary links.
+Only what the structure cannot give — a 犍度's main procedures, a 篇's main
+sections, the nuns' rule names — is hand-written data (resources/skeleton.json),
+located in the texts here and checked against the pack by the tests.
+"""
+from __future__ import annotations
+
+import bisect
+import collections
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from .errors import CorpusError
+from .paths import load_resource_json
+from .tei import read_file
+from .text import is_word_char
+from .works import find_work_files, work_info
+
+# class code, name in the 戒本 headers, the formula that ends each of its rules
+CLASSES = (("pr", "波羅夷", "波羅夷"), ("sa", "僧殘", "僧伽婆尸沙"), ("ai", "不定", "不定"),
+           ("np", "捨墮", "尼薩耆"), ("pc", "單提", "波逸提"), ("pd", "提舍尼", "悔過"),
+           ("sk", "眾學", "應當學"), ("as", "滅諍", "應與"))
+CLASS_NAME = {c: n for c, n, _ in CLASSES}
+CLASS_ORDER = [c for c, _, _ in CLASSES]
+# The 戒本 of each order, and the 四分律 chapters (table-of-contents labels) that state its rules.
+JIEBEN = {"m": "T1429", "n": "T1431"}
+EXPECTED = {"m": {"pr": 4, "sa": 13, "ai": 2, "np": 30, "pc": 90, "pd": 4, "sk": 100, "as": 7},
+            "n": {"pr": 8, "sa": 17, "np": 30, "pc": 178, "pd": 8, "sk": 100, "as": 7}}
+ALIGN_MIN = 0.5          # share of a rule's bigrams a passage must hold to be its statement
+OTHER_MIN = 0.6          # the same, for a rule in another Vinaya's translation
+SAME_RULE = 0.5          # bigram overlap (Jaccard) at which a nuns' rule is the monks' rule reworded
+NUMERALS = "初一二三四五六七八九十百"
+
+
+@dataclass
+class Anchor:
+    layer: str
+    work: str
+    role: str            # rule / exempt / heading / treatment / explains / chapter / section
+    offset: int          # in the work's stream
+    line: int = 0        # printed line id
+    end_line: int | None = None   # where the treatment ends (the next sibling's place), if known
+
+
+@dataclass(eq=False)
+class Topic:
+    id: str              # m.pc.37, n.sa.4, k.06, k.06.upasampada, p.14, p.14.s2
+    cls: str             # pr … as / khandhaka / procedure / pian / section / class
+    num: int
+    names: list[str] = field(default_factory=list)
+    text: str = ""       # the rule as the 戒本 states it
+    nun: bool = False
+    parent: str | None = None
+    same_as: str | None = None
+    anchors: list[Anchor] = field(default_factory=list)
+
+    def add_name(self, name: str) -> None:
+        name = name.strip()
+        if name and name not in self.names:
+            self.names.append(name)
+
+
+# -- numbers -----------------------------------------------------------------------
+
+_DIGIT = {c: i for i, c in enumerate("零一二三四五六七八九")}
+
+
+def chinese_number(s: str) -> int | None:
+    """初 → 1, 十八 → 18, 一百七十八 → 178, 第二 → 2; None for anything else."""
+    s = s.lstrip("第")
+    if s == "初":
+        return 1
+    if not s or any(c not in "零一二三四五六七八九十百" for c in s):
+        return None
+    total, cur = 0, 0
+    for c in s:
+        if c == "百":
+            total += (cur or 1) * 100
+            cur = 0
+        elif c == "十":
+            total += (cur or 1) * 10
+            cur = 0
+        else:
+            cur = _DIGIT[c]
+    return total + cur
+
+
+# -- a work as one searchable string ---------------------------------------------------
+
+class Stream:
+    """One work's records as one folded string, with the way back to printed lines.
+
+    Folding keeps every character's position (see normalize), so an offset
+    found in the folded text is an offset in the text CBETA prints."""
+
+    def __init__(self, db, work: str, fold: Callable[[str], str]):
+        self.work = work
+        self.fold = fold
+        rows = db.execute("SELECT r.id, r.text, r.lines, r.layer FROM records r JOIN fascicles f "
+                          "ON r.fascicle=f.id WHERE f.work=? ORDER BY r.id", (work,)).fetchall()
+        parts, self.starts, self.records, self.tables, self.layers = [], [], [], [], []
+        pos = 0
+        line_first: dict[int, int] = {}
+        for rid, text, lines, layer in rows:
+            table = json.loads(lines)
+            self.starts.append(pos)
+            self.records.append(rid)
+            self.tables.append(table)
+            self.layers.append(layer)
+            for off, lid in table:
+                line_first.setdefault(lid, pos + off)
+            parts.append(text)
+            pos += len(text) + 1
+        self.raw = "\n".join(parts)
+        self.text = fold(self.raw)
+        self._line_keys = sorted(line_first)
+        self._line_offs = [line_first[k] for k in self._line_keys]
+
+    def _rec(self, offset: int) -> int:
+        return max(0, bisect.bisect_right(self.starts, offset) - 1)
+
+    def line_at(self, offset: int) -> int:
+        k = self._rec(offset)
+        table, local = self.tables[k], offset - self.starts[k]
+        return table[max(0, bisect.bisect_right(table, local, key=lambda r: r[0]) - 1)][1]
+
+    def layer_at(self, offset: int) -> str:
+        return self.layers[self._rec(offset)]
+
+    def record_at(self, offset: int) -> tuple[int, int]:
+        k = self._rec(offset)
+        return self.records[k], offset - self.starts[k]
+
+    def offset_of_line(self, line_id: int) -> int:
+        """The first character on a printed line (or on the next line that has text)."""
+        i = bisect.bisect_left(self._line_keys, line_id)
+        return self._line_offs[i] if i < len(self._line_offs) else len(self.text)
+
+    def find(self, phrase: str, start: int = 0, end: int | None = None) -> int:
+        return self.text.find(self.fold(phrase), start, len(self.text) if end is None else end)
+
+    def next_layer(self, layer: str, start: int, end: int) -> int:
+        """Offset of the first record of ``layer`` at or after ``start`` (before ``end``), or -1."""
+        k = self._rec(start)
+        if self.layers[k] == layer and start < end:
+            return start
+        for j in range(k + 1, len(self.starts)):
+            if self.starts[j] >= end:
+                break
+            if self.layers[j] == layer:
+                return self.starts[j]
+        return -1
+
+
+@dataclass
+class TocRange:
+    level: int | None
+    label: str
+    start: int       # offset in the stream
+    end: int
+
+
+def toc_ranges(db, stream: Stream) -> list[TocRange]:
+    """The work's table of contents as stream ranges (a heading runs to the next at its level or above)."""
+    rows = db.execute("SELECT level, label, line FROM toc WHERE work=? AND continued=0 AND label<>'' "
+                      "AND type<>'卷' ORDER BY id", (stream.work,)).fetchall()
+    out = []
+    for i, (level, label, line) in enumerate(rows):
+        end = len(stream.text)
+        for lv2, _, line2 in rows[i + 1:]:
+            if (lv2 or 99) <= (level or 99):
+                end = stream.offset_of_line(line2)
+                break
+        out.append(TocRange(level, label, stream.offset_of_line(line), end))
+    return out
+
+
+# -- the 戒本: which rules there are ---------------------------------------------------
+
+_HEADER = re.compile(r"(?:是|此)(.{1,12}?)法[，,]?半月半月說")
+
+
+# Words that name a class in headers and chapter titles, across the Vinayas' translations.
+_CLASS_WORDS = (("np", ("尼薩耆", "捨墮", "三十事")), ("pr", ("波羅夷",)), ("sa", ("僧伽婆尸沙", "僧殘")),
+                ("ai", ("不定",)), ("pd", ("提舍尼", "悔過")), ("pc", ("波逸提", "波夜提", "單提", "墮法")),
+                ("sk", ("眾學", "式叉迦羅尼")), ("as", ("滅諍",)))
+
+
+def _class_of(header: str) -> str | None:
+    """The class a header or chapter title names (捨墮 is tested before 墮, 提舍尼 before 波逸提)."""
+    for code, words in _CLASS_WORDS:
+        if any(w in header for w in words):
+            return code
+    return None
+
+
+def _names_nuns(title: str) -> bool:
+    """Does a title speak of nuns (比丘尼, 尼戒法, 尼律)?  提舍尼, 迦羅尼, 尼薩耆 are not nuns."""
+    for word in ("提舍尼", "迦羅尼", "尼薩耆"):
+        title = title.replace(word, "")
+    return "尼" in title
+
+
+def class_chapters(ranges: list["TocRange"], nun: bool) -> dict[str, list["TocRange"]]:
+    """A Vinaya's chapters of the rules by class, for monks or for nuns.
+
+    Chapters of the nuns' rules carry 尼 in their own title or in the part
+    (分, 誦) above them; a chapter naming a class is a chapter of rules unless it
+    is one of the procedures (犍度, 揵度, 法 of the later parts named after 滅諍)."""
+    out: dict[str, list[TocRange]] = collections.defaultdict(list)
+    part = ""
+    for r in ranges:
+        if r.level == 1:
+            part = r.label
+        if r.level is None or r.level < 2 or "度" in r.label:
+            continue
+        cls = _class_of(r.label)
+        if cls is None or _names_nuns(r.label + part) != nun:
+            continue
+        if out and cls in out and out[cls][-1].end < r.start and cls == "as":
+            continue            # 滅諍 once among the rules; later 滅諍法 is the procedure
+        out[cls].append(r)
+    return out
+
+
+@dataclass
+class Rule:
+    order: str           # m / n
+    cls: str
+    num: int
+    text: str
+
+
+def jieben_rules(cbeta: Path, order: str) -> list[Rule]:
+    """The rules of a 戒本, class by class, each ending with its class's formula."""
+    wf = find_work_files(cbeta, JIEBEN[order])
+    rules: list[Rule] = []
+    counts: collections.Counter = collections.Counter()
+    for path in wf.files:
+        parsed = read_file(path, work_info(JIEBEN[order]).rules())
+        cls = None
+        for fasc in parsed.fascicles:
+            for rec in fasc.records:
+                m = _HEADER.search(rec.text[:40])
+                if m:
+                    cls = _class_of(m.group(1))
+                    continue
+                if "我已說" in rec.text[:10]:
+                    cls = None
+                    continue
+                formula = dict((c, f) for c, _, f in CLASSES).get(cls or "")
+                if cls and rec.kind == "p" and formula in rec.text:
+                    counts[cls] += 1
+                    rules.append(Rule(order, cls, counts[cls], rec.text.strip("「」 ")))
+    return rules
+
+
+# -- aligning a rule with the place a text states it -------------------------------------
+
+def _words(text: str) -> tuple[str, list[int]]:
+    """The text's word characters and where each stands in it."""
+    keep = [i for i, c in enumerate(text) if is_word_char(c)]
+    return "".join(text[i] for i in keep), keep
+
+
+def _bigrams(s: str) -> set[str]:
+    return {s[i:i + 2] for i in range(len(s) - 1)}
+
+
+def align_rules(rule_texts: list[str], stream: Stream, start: int, end: int,
+                ordered: bool = True, minimum: float = ALIGN_MIN) -> list[tuple[int, float] | None]:
+    """Where each rule is stated in stream[start:end): (offset, share of its bigrams held) or None.
+
+    A rule is usually stated more than once (first as made, then as amended); the
+    statement holding most of the 戒本's wording is the final one.  With
+    ``ordered`` the statements must follow the 戒本's order (the same Vinaya), else
+    each rule is placed on its own (another Vinaya orders them differently)."""
+    words, where = _words(stream.text[start:end])
+    grams_at: dict[str, list[int]] = collections.defaultdict(list)
+    for i in range(len(words) - 1):
+        grams_at[words[i:i + 2]].append(i)
+    candidates: list[list[tuple[int, float]]] = []
+    for rt in rule_texts:
+        core, _ = _words(stream.fold(rt))
+        grams = _bigrams(core)
+        if not grams:
+            candidates.append([])
+            continue
+        rare = sorted({core[i:i + 2] for i in range(len(core) - 1)},
+                      key=lambda g: len(grams_at.get(g, ())))[:8]
+        votes: collections.Counter = collections.Counter()
+        for g in rare:
+            k = core.find(g)
+            for p in grams_at.get(g, ())[:400]:
+                votes[max(0, p - k) // 4] += 1
+        scored = []
+        for bucket, _ in votes.most_common(12):
+            best = (0.0, 0)
+            for s in range(max(0, bucket * 4 - 4), bucket * 4 + 8):
+                window = _bigrams(words[s:s + len(core) + 8])
+                share = len(grams & window) / len(grams)
+                if share > best[0] or (share == best[0] and words[s:s + 2] == core[:2]):
+                    best = (share, s)
+            if best[0] >= minimum:
+                scored.append((best[1], best[0]))
+        candidates.append(sorted(set(scored)))
+    picks = _best_chain(candidates) if ordered else [max(c, key=lambda x: x[1]) if c else None
+                                                    for c in candidates]
+    return [None if p is None else (start + where[p[0]], p[1]) for p in picks]
+
+
+def _best_chain(candidates: list[list[tuple[int, float]]]) -> list[tuple[int, float] | None]:
+    """One candidate per rule (or none), positions increasing, total share as high as possible."""
+    # state: best total ending with (rule i, candidate j); a rule may be skipped
+    best: list[tuple[float, int, tuple]] = []      # (total, position, choices)
+    frontier = [(0.0, -1, ())]
+    for cands in candidates:
+        nxt = [(t, p, ch + (None,)) for t, p, ch in frontier]
+        for pos, share in cands:
+            prior = [f for f in frontier if f[1] < pos]
+            if prior:
+                t, _, ch = max(prior, key=lambda f: f[0])
+                nxt.append((t + share, pos, ch + ((pos, share),)))
+        # keep the frontier small: for each position the best total, and dominated states dropped
+        nxt.sort(key=lambda f: (f[1], -f[0]))
+        frontier, top = [], -1.0
+        for f in nxt:
+            if f[0] > top:
+                frontier.append(f)
+                top = f[0]
+        best = frontier
+    return list(max(best, key=lambda f: f[0])[2]) if best else [None] * len(candidates)
+
+
+# -- numbered headings: 「二大盜戒　」「【律】十八畜錢寶戒。」「畜錢寶戒十八。」 -----------
+
+@dataclass
+class Heading:
+    offset: int
+    cls: str | None
+    num: int | None
+    name: str            # as printed (original characters)
+
+
+def class_marks(stream: Stream, start: int = 0, end: int | None = None) -> list[tuple[int, str]]:
+    """Where each class's recitation opens (「是十三僧伽婆尸沙法半月半月說」)."""
+    rx = re.compile(stream.fold(r"(?:是|此)(.{1,12}?)法[，,。]?半月半月說"))
+    out = []
+    for m in rx.finditer(stream.text, start, len(stream.text) if end is None else end):
+        cls = _class_of(stream.raw[m.start(1):m.end(1)])
+        if cls:
+            out.append((m.start(), cls))
+    return out
+
+
+def headings(stream: Stream, pattern: str, start: int, end: int,
+             marks: list[tuple[int, str]] | None = None) -> list[Heading]:
+    """Rule headings matching ``pattern`` (groups 'num' and 'name'), each given the class of the
+    recitation it stands in (``marks``) when known."""
+    rx = re.compile(stream.fold(pattern))
+    out = []
+    mark_pos = [p for p, _ in marks or []]
+    for m in rx.finditer(stream.text, start, end):
+        num = chinese_number(m.group("num")) if m.group("num") else None
+        k = bisect.bisect_right(mark_pos, m.start()) - 1
+        cls = marks[k][1] if marks and k >= 0 else None
+        name = stream.raw[m.start("name"):m.end("name")]
+        out.append(Heading(m.start(), cls, num, name))
+    return out
+
+
+def by_number(heads: list[Heading], counts: dict[str, int]) -> dict[tuple[str, int], Heading]:
+    """(class, number) -> heading, keeping per class the longest run in which numbers rise
+    with the text (a misprinted number out of sequence is dropped)."""
+    out: dict[tuple[str, int], Heading] = {}
+    for cls, n in counts.items():
+        seq = [h for h in heads if h.cls == cls and h.num and 1 <= h.num <= n]
+        unnumbered = [h for h in heads if h.cls == cls and not h.num]
+        if not seq and len(unnumbered) == n:          # 二不定: named, not numbered
+            for i, h in enumerate(unnumbered, 1):
+                out[(cls, i)] = h
+            continue
+        for h in _rising(seq):
+            out.setdefault((cls, h.num), h)
+    return out
+
+
+def _rising(seq: list[Heading]) -> list[Heading]:
+    """Longest subsequence with strictly rising numbers (patience sorting)."""
+    tails: list[int] = []
+    tail_idx: list[int] = []
+    prev = [-1] * len(seq)
+    for i, h in enumerate(seq):
+        k = bisect.bisect_left(tails, h.num)
+        if k == len(tails):
+            tails.append(h.num)
+            tail_idx.append(i)
+        else:
+            tails[k] = h.num
+            tail_idx[k] = i
+        prev[i] = tail_idx[k - 1] if k else -1
+    out, i = [], tail_idx[-1] if tail_idx else -1
+    while i != -1:
+        out.append(seq[i])
+        i = prev[i]
+    return out[::-1]
+
+
+def assign_by_order(heads: list[Heading], topics: list["Topic"], stream: Stream) -> dict[tuple[str, int], Heading]:
+    """Give numbered headings their rule when the text has no recitation headers (行事鈔, 資持記).
+
+    The headings' numbers, in the order they stand, are matched against the rules'
+    numbers in the 戒本's order (4 波羅夷, 13 僧殘 … each counting from 1): the heaviest
+    common subsequence, where a match weighs more when the words after the heading
+    share the rule's words (a number alone cannot tell 單提 20 from 眾學 20).  A class
+    begins where the numbers start again, and a number out of sequence (a misprint,
+    「比丘尼別戒九十九」) is left out."""
+    heads = [h for h in heads if h.num]
+    n, m = len(heads), len(topics)
+    docs = [_bigrams(_words(stream.fold(t.text + "".join(t.names)))[0]) for t in topics]
+    snips = [_bigrams(_words(stream.text[h.offset:h.offset + 40])[0]) for h in heads]
+
+    def weight(i: int, j: int) -> float:
+        if heads[i].num != topics[j].num:
+            return 0.0
+        return 1.0 + 3.0 * len(snips[i] & docs[j]) / max(1, min(len(docs[j]), 12))
+
+    dp = [[0.0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        row, below = dp[i], dp[i + 1]
+        for j in range(m - 1, -1, -1):
+            w = weight(i, j)
+            row[j] = max(below[j], row[j + 1], below[j + 1] + w if w else 0.0)
+    out: dict[tuple[str, int], Heading] = {}
+    i = j = 0
+    while i < n and j < m:
+        w = weight(i, j)
+        if w and dp[i][j] == dp[i + 1][j + 1] + w:
+            out[(topics[j].cls, topics[j].num)] = heads[i]
+            i += 1
+            j += 1
+        elif dp[i][j] == dp[i][j + 1]:
+            j += 1
+        else:
+            i += 1
+    return out
+
+
+def _find_name(s: Stream, names: list[str], start: int, end: int) -> int:
+    """First place in [start, end) naming the rule: one of its names, or the name without the
+    verb or measure that opens it (畜長衣過限戒 → 長衣過限戒)."""
+    tries = []
+    for n in names:
+        tries += [n, n[1:]] if len(n) >= 3 else [n]
+    for n in tries:
+        off = s.find(n, start, end)
+        if off >= 0:
+            return off
+    return -1
+
+
+# -- putting it together -------------------------------------------------------------------
+
+class Builder:
+    """Derives the topics from a freshly written pack database."""
+
+    def __init__(self, db, fold: Callable[[str], str], cbeta: Path, works: list[str],
+                 hand: dict | None = None):
+        self.db = db
+        self.fold = fold
+        self.cbeta = Path(cbeta)
+        self.works = set(works)
+        self.hand = hand if hand is not None else load_resource_json("skeleton.json")
+        self._streams: dict[str, Stream] = {}
+        self.topics: dict[str, Topic] = {}
+        self.notes: list[str] = []
+
+    def stream(self, work: str) -> Stream | None:
+        if work not in self.works:
+            return None
+        if work not in self._streams:
+            self._streams[work] = Stream(self.db, work, self.fold)
+        return self._streams[work]
+
+    def anchor(self, topic: Topic, work: str, role: str, offset: int, layer: str | None = None) -> None:
+        s = self.stream(work)
+        if s is None or offset < 0:
+            return
+        topic.anchors.append(Anchor(layer or s.layer_at(offset), work, role, offset, s.line_at(offset)))
+
+    def build(self) -> list[Topic]:
+        for order in ("m", "n"):
+            self.precepts(order)
+        self.khandhakas()
+        self.pian()
+        self.close_sections()
+        return list(self.topics.values())
+
+    # precepts ---------------------------------------------------------------------------
+    def precepts(self, order: str) -> None:
+        try:
+            rules = jieben_rules(self.cbeta, order)
+        except CorpusError as exc:
+            self.notes.append(f"{JIEBEN[order]} 未找到，{'比丘' if order == 'm' else '比丘尼'}戒条从略：{exc}")
+            return
+        got = collections.Counter(r.cls for r in rules)
+        if dict(got) != EXPECTED[order]:
+            self.notes.append(f"{JIEBEN[order]} 戒条数 {dict(got)} 与预期 {EXPECTED[order]} 不同")
+        topics = []
+        for cls in CLASS_ORDER:
+            if cls not in got:
+                continue
+            head = Topic(f"{order}.{cls}", "class", 0, [], nun=order == "n")
+            head.add_name(("比丘尼" if order == "n" else "") + CLASS_NAME[cls])
+            self.topics[head.id] = head
+        for r in rules:
+            t = Topic(f"{order}.{r.cls}.{r.num}", r.cls, r.num, text=r.text, nun=order == "n",
+                      parent=f"{order}.{r.cls}")
+            self.topics[t.id] = t
+            topics.append(t)
+        self.sifenlu(order, topics)
+        if order == "m":
+            self.hanzhu(topics)
+            self.jiebenshu(topics)
+            self.xingshichao(topics)
+            self.other_vinayas(topics)
+        else:
+            self.same_rules(topics)
+        self.zichiji(topics)
+        self.class_openings(order, topics)
+
+    def class_openings(self, order: str, topics: list[Topic]) -> None:
+        """A class (the 僧殘, the 單提 …) opens in each work where its first placed rule stands."""
+        for cls in CLASS_ORDER:
+            head = self.topics.get(f"{order}.{cls}")
+            if head is None:
+                continue
+            have = {a.work for a in head.anchors}
+            for t in (t for t in topics if t.cls == cls):
+                for a in t.anchors:
+                    if a.work not in have and a.role != "exempt":
+                        head.anchors.append(Anchor(a.layer, a.work, "chapter", a.offset, a.line))
+                        have.add(a.work)
+
+    def same_rules(self, nun_rules: list[Topic]) -> None:
+        """A nuns' rule worded as the monks' rule of the same class is that rule (same_as): the
+        commentaries treat it there."""
+        def grams(text: str) -> set[str]:
+            return _bigrams(_words(self.fold(text.replace("比丘尼", "比丘").replace("大姊", "大德")))[0])
+        monks = [t for t in self.topics.values() if t.id.startswith("m.") and t.text]
+        monk_grams = {t.id: grams(t.text) for t in monks}
+        for t in nun_rules:
+            g = grams(t.text)
+            best, score = None, 0.0
+            for m in monks:
+                if m.cls != t.cls:
+                    continue
+                mg = monk_grams[m.id]
+                j = len(g & mg) / max(1, len(g | mg))
+                if j > score:
+                    best, score = m, j
+            if best is not None and score >= SAME_RULE:
+                t.same_as = best.id
+                for n in best.names:
+                    t.add_name(n)
+
+    def sifenlu(self, order: str, topics: list[Topic]) -> None:
+        """四分律: each rule's final statement inside its 分's chapters of the rules, then its 不犯."""
+        s = self.stream("T1428")
+        if s is None:
+            return
+        chapters = sorted((c for cs in class_chapters(toc_ranges(self.db, s), order == "n").values() for c in cs),
+                          key=lambda c: c.start)
+        if not chapters:
+            self.notes.append("四分律目录中找不到戒条各章")
+            return
+        start, end = chapters[0].start, max(c.end for c in chapters)
+        found = align_rules([t.text for t in topics], s, start, end, ordered=True)
+        placed = [(t, hit[0]) for t, hit in zip(topics, found) if hit]
+        for k, (t, off) in enumerate(placed):
+            self.anchor(t, "T1428", "rule", off)
+            nxt = placed[k + 1][1] if k + 1 < len(placed) else end
+            ex = s.find("不犯者", off, nxt)
+            if ex >= 0:
+                self.anchor(t, "T1428", "exempt", ex)
+        for cls in {t.cls for t in topics}:
+            first = next((off for t, off in placed if t.cls == cls), None)
+            if first is not None:
+                self.anchor(self.topics[f"{order}.{cls}"], "T1428", "chapter",
+                            next((c.start for c in chapters if c.start <= first < c.end), first))
+
+    def hanzhu(self, topics: list[Topic]) -> None:
+        """含注戒本: 「初大婬戒　」 — 道宣's name of each rule, where his notes on it begin."""
+        s = self.stream("T1806")
+        if s is None:
+            return
+        heads = headings(s, rf"(?:(?P<num>初|[{NUMERALS}]+)|(?<=[\n。　]))(?P<name>(?:(?!半月)[^　。，\n]){{1,16}}?戒)　",
+                         0, len(s.text), class_marks(s))
+        self._place(topics, heads, "T1806", "heading")
+
+    def jiebenshu(self, topics: list[Topic]) -> None:
+        """戒本疏 / 行宗記 (X0714): 「【律】十八畜錢寶戒。【疏】…」, the 記 after the 疏."""
+        s = self.stream("X0714")
+        if s is None:
+            return
+        heads = headings(s, rf"【律】(?P<num>初|第?[{NUMERALS}]+)?(?P<name>[^【。\n]{{1,16}}?戒)(?=[。【])",
+                         0, len(s.text), class_marks(s))
+        placed = self._place(topics, heads, "X0714", "heading", layer="vinaya")
+        bounds = sorted(h.offset for h in placed.values()) + [len(s.text)]
+        for t, h in placed.items():
+            nxt = bounds[bisect.bisect_right(bounds, h.offset)]
+            shu = s.next_layer("daoxuan", h.offset, nxt)
+            if shu >= 0:
+                self.anchor(t, "X0714", "treatment", shu)
+                ji = s.next_layer("yuanzhao", shu, nxt)
+                if ji >= 0:
+                    self.anchor(t, "X0714", "explains", ji)
+
+    def xingshichao(self, topics: list[Topic]) -> None:
+        """行事鈔 隨戒釋相篇: 「畜錢寶戒十八。」 heads each rule's treatment."""
+        s = self.stream("T1804")
+        if s is None:
+            return
+        part = next((r for r in toc_ranges(self.db, s) if "隨戒釋相篇" in r.label), None)
+        if part is None:
+            return
+        # 「第二盜戒」 for the 波羅夷, 「摩觸女人戒第二。」 for the 僧殘, 「畜錢寶戒十八。」 after them
+        patterns = (rf"(?<=[。\n])第(?P<num>[{NUMERALS}]+)(?P<name>[^。\n]{{1,10}}?戒)",
+                    rf"(?<=[。\n])(?P<name>[^。\n]{{1,14}}?戒)第(?P<num>[{NUMERALS}]+)[。]",
+                    rf"(?<=[。\n])(?P<name>[^。\n]{{1,14}}?戒)(?P<num>[{NUMERALS}]+)。")
+        heads = sorted((h for p in patterns for h in headings(s, p, part.start, part.end)), key=lambda h: h.offset)
+        self._place(topics, heads, "T1804", "treatment", gaps=(part.start, part.end), by_order=True)
+
+    def _place(self, topics: list[Topic], heads: list[Heading], work: str, role: str,
+               layer: str | None = None, gaps: tuple[int, int] | None = None,
+               by_order: bool = False) -> dict[Topic, Heading]:
+        """Anchor each rule at its numbered heading (by class marks, or ``by_order`` where the
+        text has none); with ``gaps``, a rule whose heading was not numbered is looked for by
+        its names between its neighbours' headings."""
+        if by_order:
+            table = assign_by_order(heads, topics, self.stream(work))
+        else:
+            table = by_number(heads, collections.Counter(t.cls for t in topics))
+        placed = {}
+        for t in topics:
+            h = table.get((t.cls, t.num))
+            if h is not None:
+                t.add_name(re.sub(rf"^(第?[{NUMERALS}]+|初)", "", h.name))
+                placed[t] = h
+        if gaps is not None:
+            s = self.stream(work)
+            for i, t in enumerate(topics):
+                if t in placed or not t.names:
+                    continue
+                lo = next((placed[u].offset for u in reversed(topics[:i]) if u in placed), gaps[0])
+                hi = next((placed[u].offset for u in topics[i + 1:] if u in placed), gaps[1])
+                off = _find_name(s, t.names, lo, hi)
+                if off >= 0:
+                    placed[t] = Heading(off, t.cls, t.num, t.names[0])
+        for t, h in placed.items():
+            self.anchor(t, work, role, h.offset, layer)
+        return placed
+
+    def other_vinayas(self, topics: list[Topic]) -> None:
+        """五分律, 僧祇律, 十誦律 where they state the same rule: searched in their chapter of the
+        same class, each rule on its own (their order differs from 四分律's)."""
+        for work in ("T1421", "T1425", "T1435"):
+            s = self.stream(work)
+            if s is None:
+                continue
+            chapters = class_chapters(toc_ranges(self.db, s), nun=topics[0].nun)
+            for cls, ranges in chapters.items():
+                picks = [t for t in topics if t.cls == cls and cls not in ("sk", "as")]
+                found = []
+                for r in ranges:
+                    hits = align_rules([t.text for t in picks], s, r.start, r.end, ordered=False,
+                                       minimum=OTHER_MIN)
+                    found += [(hit[1], t, hit[0]) for t, hit in zip(picks, hits) if hit]
+                # one statement per rule and one rule per statement, surest pairs first: two
+                # rules alike in wording (共宿 and 同誦 with the unordained) must not share a place
+                used: list[int] = []
+                done: set[str] = set()
+                for share, t, off in sorted(found, key=lambda x: -x[0]):
+                    if t.id in done or any(abs(off - u) < 30 for u in used):
+                        continue
+                    done.add(t.id)
+                    used.append(off)
+                    self.anchor(t, work, "rule", off)
+
+    def zichiji(self, topics: list[Topic]) -> None:
+        """資持記 explains 行事鈔 in order: for each treatment the passage the commentary links tie
+        to it, inside 資持記's 篇 of the same number, keeping only explanations that follow one
+        another in the 鈔's order (a link to a far place is a shared quotation, not the gloss)."""
+        s, chao = self.stream("T1805"), self.stream("T1804")
+        if s is None or chao is None:
+            return
+        chao_pian = [(r.start, r.end, m.group(1)) for r in toc_ranges(self.db, chao)
+                     if r.level == 1 and (m := re.match(r"(\d+)\s", r.label))]
+        ji_pian = {m.group(1): (r.start, r.end) for r in toc_ranges(self.db, s)
+                   if r.level == 1 and (m := re.match(r"(\d+)\s", r.label))}
+        # 「十八佛在羅閱城」: 資持記 opens each rule with its number and the place it was made
+        part = ji_pian.get("14")
+        placed: dict[Topic, int] = {}
+        if part and not topics[0].nun:
+            heads = headings(s, rf"(?<=[。\n])(?P<num>初(?=戒)|[{NUMERALS}]{{1,4}})(?P<name>戒?[^。\n佛]{{0,8}}?)佛在",
+                             part[0], part[1])
+            table = assign_by_order(heads, topics, s)
+            placed = {t: table[(t.cls, t.num)].offset for t in topics if (t.cls, t.num) in table}
+        # the rest by name (「婬戒佛在毘舍離國」), else through the commentary links, kept in
+        # order between the placed ones
+        order = sorted(((a.offset, t) for t in topics for a in t.anchors if a.work == "T1804"),
+                       key=lambda x: x[0])
+        for i, (off, t) in enumerate(order):
+            if t in placed:
+                continue
+            num = next((n for a, b, n in chao_pian if a <= off < b), None)
+            lo, hi = ji_pian.get(num, (0, len(s.text)))
+            lo = next((placed[u] for _, u in reversed(order[:i]) if u in placed), lo)
+            hi = next((placed[u] for _, u in order[i + 1:] if u in placed), hi)
+            hit = _find_name(s, [n + "佛在" for n in t.names], lo, hi)
+            if hit < 0:
+                hit = self._linked("T1804", off, "T1805", lo, hi)
+            if hit is not None and hit >= 0:
+                placed[t] = hit
+        for t, off in placed.items():
+            self.anchor(t, "T1805", "explains", off)
+
+    def _linked(self, work: str, offset: int, target: str, lo: int = 0, hi: int | None = None) -> int | None:
+        """Offset in ``target`` (within [lo, hi)) of the best-linked explanation of the passage
+        at ``offset``."""
+        s = self.stream(work)
+        rid, roff = s.record_at(offset)
+        row = self.db.execute('SELECT passage FROM passage_of_record WHERE record=? AND start<=? AND "end">? ',
+                              (rid, roff, roff)).fetchone()
+        if row is None:
+            return None
+        for pid in (row[0], row[0] + 1, row[0] + 2):
+            links = self.db.execute("SELECT dst, weight FROM links WHERE src=? ORDER BY weight DESC, dst",
+                                    (pid,)).fetchall()
+            for dst, _ in links:
+                seg = self.db.execute("SELECT segments FROM passages WHERE id=?", (dst,)).fetchone()
+                rec, start, _ = json.loads(seg[0])[0]
+                t = self.stream(target)
+                k = bisect.bisect_left(t.records, rec)
+                if k < len(t.records) and t.records[k] == rec:
+                    off = t.starts[k] + start
+                    if lo <= off < (len(t.text) if hi is None else hi):
+                        return off
+        return None
+
+    # chapters and 篇 ----------------------------------------------------------------------
+    def khandhakas(self) -> None:
+        s = self.stream("T1428")
+        if s is None:
+            return
+        hand = {k["label"]: k for k in self.hand.get("khandhakas", [])}
+        chapters: list[TocRange] = []
+        for r in toc_ranges(self.db, s):
+            if r.level == 2 and "揵度" in r.label:
+                label = re.sub(r"^\d+\s*|第$|[上下]$", "", r.label)
+                if chapters and re.sub(r"^\d+\s*|第$|[上下]$", "", chapters[-1].label) == label:
+                    chapters[-1].end = r.end            # 自恣揵度上 / 下 are one chapter
+                    continue
+                chapters.append(TocRange(r.level, label, r.start, r.end))
+        for i, ch in enumerate(chapters, 1):
+            t = Topic(f"k.{i:02d}", "khandhaka", i)
+            t.add_name(ch.label)
+            t.add_name(ch.label.replace("揵度", "犍度"))
+            info = hand.get(ch.label, {})
+            for n in info.get("names", []):
+                t.add_name(n)
+            self.topics[t.id] = t
+            self.anchor(t, "T1428", "chapter", ch.start)
+            ranges = {"T1428": (ch.start, ch.end)}
+            ranges.update(self._pian_ranges(info.get("pian", []), "T1804"))
+            ranges.update(self._pian_ranges(info.get("pian", []), "T1805"))
+            ranges.update(self._karma_ranges(info.get("karma", [])))
+            for work, (a, _) in ranges.items():
+                if work != "T1428":
+                    self._anchor_range_start(t, work, a)
+            for j, proc in enumerate(info.get("procedures", []), 1):
+                p = Topic(f"{t.id}.{proc['key']}", "procedure", j, parent=t.id)
+                for n in proc.get("names", []):
+                    p.add_name(n)
+                self.topics[p.id] = p
+                self._find_all(p, proc.get("find", {}), ranges)
+
+    def pian(self) -> None:
+        s = self.stream("T1804")
+        if s is None:
+            return
+        hand = {re.sub(r"\(.*\)$", "", p["label"]): p for p in self.hand.get("pian", [])}
+        for r in toc_ranges(self.db, s):
+            m = re.match(r"(\d+)\s*(.+?篇)", r.label)
+            if r.level != 1 or not m:
+                continue
+            num = int(m.group(1))
+            t = Topic(f"p.{num:02d}", "pian", num)
+            t.add_name(m.group(2))
+            info = hand.get(f"{num} {m.group(2)}", {})
+            for n in info.get("names", []):
+                t.add_name(n)
+            self.topics[t.id] = t
+            self.anchor(t, "T1804", "chapter", r.start)
+            ranges = {"T1804": (r.start, r.end)}
+            ranges.update(self._pian_ranges([r.label], "T1805"))
+            if "T1805" in ranges:
+                self._anchor_range_start(t, "T1805", ranges["T1805"][0])
+            for j, sec in enumerate(info.get("sections", []), 1):
+                p = Topic(f"{t.id}.{sec['key']}", "section", j, parent=t.id)
+                for n in sec.get("names", []):
+                    p.add_name(n)
+                self.topics[p.id] = p
+                self._find_all(p, sec.get("find", {}), ranges)
+
+    def _pian_ranges(self, labels: list[str], work: str) -> dict[str, tuple[int, int]]:
+        """行事鈔 篇 (by number) -> its range in T1804, or in 資持記's 「N 釋…篇」."""
+        s = self.stream(work)
+        if s is None or not labels:
+            return {}
+        nums = {int(m.group(1)) for lab in labels if (m := re.match(r"(\d+)", lab))}
+        spans = [(r.start, r.end) for r in toc_ranges(self.db, s)
+                 if r.level == 1 and (m := re.match(r"(\d+)\s", r.label)) and int(m.group(1)) in nums]
+        return {work: (min(a for a, _ in spans), max(b for _, b in spans))} if spans else {}
+
+    def _karma_ranges(self, labels: list[str]) -> dict[str, tuple[int, int]]:
+        """隨機羯磨 T1808 「N 名篇(…)」 and X0728 「名篇第N」 by the 篇's name."""
+        out = {}
+        names = {re.sub(r"^\d+\s*|\(.*\)$|第[一二三四五六七八九十]+$", "", lab) for lab in labels}
+        for work in ("T1808", "X0728"):
+            s = self.stream(work)
+            if s is None or not names:
+                continue
+            spans = [(r.start, r.end) for r in toc_ranges(self.db, s)
+                     if re.sub(r"^\d+\s*|\(.*\)$|第[一二三四五六七八九十]+$", "", r.label) in names]
+            if spans:
+                out[work] = (min(a for a, _ in spans), max(b for _, b in spans))
+        return out
+
+    def _anchor_range_start(self, t: Topic, work: str, start: int) -> None:
+        """The opening of a chapter in a commentary: in X0728 the 疏 (daoxuan) and the 記 after it."""
+        s = self.stream(work)
+        if work == "X0728":
+            shu = s.next_layer("daoxuan", start, len(s.text))
+            if shu >= 0:
+                self.anchor(t, work, "chapter", shu)
+                ji = s.next_layer("yuanzhao", shu, len(s.text))
+                if ji >= 0:
+                    self.anchor(t, work, "explains", ji)
+        else:
+            self.anchor(t, work, "chapter", start)
+
+    def _find_all(self, t: Topic, finds: dict, ranges: dict) -> None:
+        for work, phrase in finds.items():
+            if work not in ranges or self.stream(work) is None:
+                continue
+            a, b = ranges[work]
+            off = self.stream(work).find(phrase, a, b)
+            if off < 0:
+                self.notes.append(f"{t.id}: 「{phrase}」 不在 {work} 的相应篇章中")
+                continue
+            role = "section" if work in ("T1428", "T1804", "T1808") else "explains"
+            if work == "X0728":
+                role = "section" if self.stream(work).layer_at(off) == "daoxuan" else "explains"
+            self.anchor(t, work, role, off)
+
+    # ends ----------------------------------------------------------------------------------
+    def close_sections(self) -> None:
+        """Each anchor's treatment runs to the next anchor of the same kind in the same work."""
+        groups: dict[tuple, list[Anchor]] = collections.defaultdict(list)
+        for t in self.topics.values():
+            kind = "class" if t.cls == "class" else ("chapter" if t.cls in ("khandhaka", "pian") else "item")
+            for a in t.anchors:
+                if a.role != "exempt":
+                    groups[(a.work, kind)].append(a)
+        for anchors in groups.values():
+            anchors.sort(key=lambda a: a.offset)
+            for i, a in enumerate(anchors):
+                a.end_line = next((b.line for b in anchors[i + 1:] if b.line > a.line), None)
+
+
+SCHEMA_SQL = """
+CREATE TABLE topics(id TEXT PRIMARY KEY, ord INTEGER, cls TEXT, num INTEGER, nun INTEGER, parent TEXT,
+                    names TEXT, text TEXT, same_as TEXT);
+CREATE TABLE topic_anchors(topic TEXT, layer TEXT, work TEXT, role TEXT, line INTEGER, end_line INTEGER);
+CREATE INDEX topic_anchors_topic ON topic_anchors(topic);
+"""
+
+
+def write(db, topics: list[Topic]) -> None:
+    db.executescript(SCHEMA_SQL)
+    db.executemany("INSERT INTO topics VALUES(?,?,?,?,?,?,?,?,?)",
+                   [(t.id, k, t.cls, t.num, int(t.nun), t.parent, json.dumps(t.names, ensure_ascii=False),
+                     t.text, t.same_as) for k, t in enumerate(topics)])
+    db.executemany("INSERT INTO topic_anchors VALUES(?,?,?,?,?,?)",
+                   [(t.id, a.layer, a.work, a.role, a.line, a.end_line) for t in topics for a in t.anchors])

@@ -1,0 +1,209 @@
+"""The topic skeleton at run time: the pack's topics with the words people use for them.
+
+The pack holds what the texts' structure gives (skeleton.py): each precept, 犍度,
+procedure, 篇 and section, its classical names and where each layer treats it.
+resources/topics/*.json adds what people say: modern phrasings, further
+classical names, the search words specific to the topic, and for a nuns' rule
+the monks' rule it repeats ("same_as", whose commentary then serves it too).
+"""
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass, field
+
+from .paths import resource_path
+from .skeleton import CLASS_NAME
+
+# Which work's treatment of a topic comes first in its layer: 四分律 before the other Vinayas,
+# 行事鈔 and the 疏 before 含注戒本, 資持記 before 行宗記.
+LAYER_WORKS_ORDER = ("T1428", "T1804", "X0714", "X0728", "T1808", "T1806", "T1805",
+                     "T1425", "T1421", "T1435")
+SKIP_ROLES = {("X0714", "heading")}      # 「【律】十八畜錢寶戒。」 alone says nothing
+CLASS_LABEL = {**CLASS_NAME, "khandhaka": "犍度", "procedure": "羯磨法", "pian": "行事鈔篇",
+               "section": "篇章", "class": "篇聚"}
+
+
+@dataclass(frozen=True)
+class TopicAnchor:
+    layer: str
+    work: str
+    role: str
+    line: int
+    end_line: int | None
+
+
+@dataclass
+class Topic:
+    id: str
+    cls: str
+    num: int
+    names: list[str]
+    nun: bool
+    parent: str | None
+    text: str = ""
+    same_as: str | None = None
+    phrasings: list[str] = field(default_factory=list)
+    keywords: list[str] = field(default_factory=list)
+    anchors: list[TopicAnchor] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return self.names[0] if self.names else self.id
+
+    @property
+    def is_rule(self) -> bool:
+        return self.cls in CLASS_NAME
+
+    def label(self) -> str:
+        """「非時食戒（單提第37）」「比丘尼：獨渡水戒（僧殘第7）」「安居犍度」: how the app names a topic."""
+        if self.is_rule:
+            who = "比丘尼" if self.nun else ""
+            return f"{who}{self.name}（{CLASS_NAME[self.cls]}第{self.num}）"
+        return self.name
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "name": self.name, "label": self.label(), "class": CLASS_LABEL.get(self.cls, self.cls)}
+
+
+def _load_resources() -> dict[str, dict]:
+    """Every resources/topics/*.json merged: topic id -> {names, phrasings, keywords, same_as}."""
+    out: dict[str, dict] = {}
+    folder = resource_path("topics")
+    for path in sorted(folder.glob("*.json")) if folder.is_dir() else ():
+        data = json.loads(path.read_text(encoding="utf-8"))
+        for tid, entry in data.items():
+            if tid.startswith("_"):
+                continue
+            slot = out.setdefault(tid, {})
+            for k, v in entry.items():
+                if isinstance(v, list):
+                    slot.setdefault(k, [])
+                    slot[k] += [x for x in v if x not in slot[k]]
+                else:
+                    slot[k] = v
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def topic_resources() -> dict[str, dict]:
+    return _load_resources()
+
+
+class Skeleton:
+    """All topics of a pack, with their words; read once per pack."""
+
+    def __init__(self, pack):
+        self.pack = pack
+        self.topics: dict[str, Topic] = {}
+        hand = topic_resources()
+        db = pack.db
+        try:
+            rows = db.execute("SELECT id, cls, num, nun, parent, names, text, same_as FROM topics ORDER BY ord")
+            rows = rows.fetchall()
+        except Exception:       # a pack built before the skeleton existed
+            rows = []
+        for tid, cls, num, nun, parent, names, text, same_as in rows:
+            extra = hand.get(tid, {})
+            t = Topic(tid, cls, num, list(json.loads(names)), bool(nun), parent, text or "",
+                      extra.get("same_as") or same_as, list(extra.get("phrasings", [])),
+                      list(extra.get("keywords", [])))
+            for n in extra.get("names", []):
+                if n not in t.names:
+                    t.names.append(n)
+            self.topics[tid] = t
+        if rows:
+            for tid, layer, work, role, line, end in db.execute(
+                    "SELECT topic, layer, work, role, line, end_line FROM topic_anchors"):
+                if tid in self.topics:
+                    self.topics[tid].anchors.append(TopicAnchor(layer, work, role, line, end))
+        # a nuns' rule that repeats the monks' rule is treated where the monks' rule is
+        self.nun_version: dict[str, str] = {}
+        for t in self.topics.values():
+            if t.same_as and t.same_as in self.topics:
+                self.nun_version.setdefault(t.same_as, t.id)
+
+    def __len__(self) -> int:
+        return len(self.topics)
+
+    def get(self, tid: str) -> Topic | None:
+        return self.topics.get(tid)
+
+    def children(self, tid: str) -> list[Topic]:
+        return [t for t in self.topics.values() if t.parent == tid]
+
+    def anchors(self, t: Topic, layer: str | None = None) -> list[TopicAnchor]:
+        """Where each layer treats the topic: its own places first, then (for a nuns' rule that
+        repeats a monks' rule) the monks' rule's places in works where it has none of its own."""
+        own = list(t.anchors)
+        if t.same_as and t.same_as in self.topics:
+            have = {a.work for a in own}
+            own += [a for a in self.topics[t.same_as].anchors if a.work not in have]
+        rank = {w: i for i, w in enumerate(LAYER_WORKS_ORDER)}
+        own.sort(key=lambda a: (rank.get(a.work, 99), a.role == "exempt"))
+        return [a for a in own if (layer is None or a.layer == layer) and (a.work, a.role) not in SKIP_ROLES]
+
+    def matchable(self) -> list[Topic]:
+        """Topics a question can be matched to: a nuns' rule that repeats a monks' rule is reached
+        through the monks' rule (and chosen when the question is about nuns)."""
+        return [t for t in self.topics.values() if not t.same_as]
+
+
+# -- coverage report ------------------------------------------------------------------------
+
+REPORT_CLASSES = (("m", "比丘", ("pr", "sa", "ai", "np", "pc", "pd", "sk", "as"), 250),
+                  ("n", "比丘尼", ("pr", "sa", "np", "pc", "pd", "sk", "as"), 348))
+REPORT_LAYERS = ("vinaya", "daoxuan", "yuanzhao")
+
+
+def report(skeleton: Skeleton) -> dict:
+    """Counts per class against the 戒本's, the 犍度 and 篇 found, and which topics lack a layer."""
+    from .skeleton import EXPECTED
+    topics = list(skeleton.topics.values())
+
+    def layers_of(t: Topic) -> set[str]:
+        return {a.layer for a in skeleton.anchors(t)}
+
+    out: dict = {"orders": [], "chapters": {}, "missing": {}}
+    for order, who, classes, total in REPORT_CLASSES:
+        rows = []
+        for cls in classes:
+            items = [t for t in topics if t.id.startswith(f"{order}.{cls}.")]
+            rows.append({"class": CLASS_NAME[cls], "count": len(items), "expected": EXPECTED[order][cls],
+                         **{layer: sum(1 for t in items if layer in layers_of(t)) for layer in REPORT_LAYERS}})
+        out["orders"].append({"order": who, "count": sum(r["count"] for r in rows), "expected": total,
+                              "classes": rows})
+    for cls, label in (("khandhaka", "犍度"), ("procedure", "犍度中的羯磨法"), ("pian", "行事鈔篇"),
+                       ("section", "篇中章节")):
+        items = [t for t in topics if t.cls == cls]
+        out["chapters"][label] = {"count": len(items), "names": [t.name for t in items],
+                                  **{layer: sum(1 for t in items if layer in layers_of(t))
+                                     for layer in REPORT_LAYERS}}
+    for layer in REPORT_LAYERS:
+        out["missing"][layer] = [t.id for t in topics if t.cls != "class" and layer not in layers_of(t)]
+    out["phrased"] = sum(1 for t in topics if t.phrasings or (t.same_as and skeleton.get(t.same_as)
+                                                               and skeleton.get(t.same_as).phrasings))
+    out["topics"] = len(topics)
+    return out
+
+
+def format_report(r: dict) -> str:
+    lines = [f"主题骨架：共 {r['topics']} 个主题，{r['phrased']} 个带白话说法", ""]
+    for o in r["orders"]:
+        mark = "✓" if o["count"] == o["expected"] else "✗"
+        lines.append(f"{o['order']}戒：{o['count']} 条（应为 {o['expected']}）{mark}")
+        lines.append("  篇聚      条数/应有   律本   道宣   元照")
+        for c in o["classes"]:
+            lines.append(f"  {c['class']:<6}  {c['count']:>4}/{c['expected']:<4}  {c['vinaya']:>5}  "
+                         f"{c['daoxuan']:>5}  {c['yuanzhao']:>5}")
+    lines.append("")
+    for label, c in r["chapters"].items():
+        lines.append(f"{label}：{c['count']} 个（律本 {c['vinaya']}、道宣 {c['daoxuan']}、元照 {c['yuanzhao']}）")
+        if label in ("犍度", "行事鈔篇"):
+            lines.append("  " + "、".join(c["names"]))
+    lines.append("")
+    for layer, ids in r["missing"].items():
+        name = {"vinaya": "律本", "daoxuan": "道宣", "yuanzhao": "元照"}[layer]
+        shown = "、".join(ids[:40]) + ("……" if len(ids) > 40 else "")
+        lines.append(f"缺{name}层的主题 {len(ids)} 个：{shown}")
+    return "\n".join(lines)

@@ -1,0 +1,113 @@
+"""The topic skeleton built into the pack, checked against the real default pack.
+
+Counts per class come from the 戒本 themselves; every anchor must be a line of
+the pack in the layer it claims, and a few anchors a reader can check in the
+printed page are checked here line by line.
+"""
+import collections
+import json
+
+import pytest
+
+from nanshan_core import coords, skeleton as sk
+from nanshan_core.paths import load_resource_json
+from nanshan_core.topics import Skeleton, report
+
+pytestmark = pytest.mark.fullpack
+
+KHANDHAKAS = ["受戒", "說戒", "安居", "自恣", "皮革", "衣", "藥", "迦絺那衣", "拘睒彌", "瞻波", "呵責", "人",
+              "覆藏", "遮", "破僧", "滅諍", "比丘尼", "法", "房舍", "雜"]
+
+
+@pytest.fixture(scope="module")
+def skel(full_pack):
+    return Skeleton(full_pack)
+
+
+def test_every_precept_of_both_orders_is_a_topic(skel):
+    for order, expected in sk.EXPECTED.items():
+        got = collections.Counter(t.cls for t in skel.topics.values() if t.id.startswith(order + ".")
+                                  and t.cls != "class")
+        assert dict(got) == expected, order
+    r = report(skel)
+    assert [o["count"] for o in r["orders"]] == [250, 348]
+
+
+def test_the_twenty_khandhakas_and_thirty_pian(skel):
+    ks = sorted((t for t in skel.topics.values() if t.cls == "khandhaka"), key=lambda t: t.num)
+    assert [t.name.replace("揵度", "") for t in ks] == KHANDHAKAS
+    ps = [t for t in skel.topics.values() if t.cls == "pian"]
+    assert len(ps) == 30 and {t.num for t in ps} == set(range(1, 31))
+    assert skel.get("p.14").name == "隨戒釋相篇"
+
+
+def test_every_anchor_is_a_line_of_its_layer(full_pack, skel):
+    for t in skel.topics.values():
+        for a in t.anchors:
+            line = full_pack.line_by_id(a.line)
+            assert coords.parse(line.coord).work_id == a.work, (t.id, a)
+            recs = full_pack.records_at_line(a.line)
+            assert any(r.layer == a.layer for r in recs), (t.id, a, line.coord)
+            if a.end_line is not None:
+                assert a.end_line > a.line, (t.id, a)
+
+
+@pytest.mark.parametrize("tid, work, coord, starts", [
+    # 四分律 states each rule; the anchor is the line where the final statement begins
+    ("m.np.18", "T1428", "T22n1428_p0619b23", "若比丘自手捉錢"),
+    ("m.pc.37", "T1428", "T22n1428_p0662c08", "若比丘非時受食"),
+    ("m.pr.1", "T1806", "T40n1806_p0430b29", "初大婬戒"),
+    ("m.pc.37", "T1804", "T40n1804_p0081c25", "非時食戒三十七"),
+    ("m.np.18", "T1805", "T40n1805_p0298c19", "十八佛在羅閱城"),
+    ("m.pc.37", "X0714", "X40n0714_p0114a19", "【疏】非時食戒三十七"),
+])
+def test_anchors_a_reader_can_check(full_pack, skel, tid, work, coord, starts):
+    t = skel.get(tid)
+    lines = [full_pack.line_by_id(a.line) for a in t.anchors if a.work == work and a.role != "exempt"]
+    assert coord in [ln.coord for ln in lines], (tid, [ln.coord for ln in lines])
+    line = next(ln for ln in lines if ln.coord == coord)
+    following = line.text + full_pack.line_by_id(line.id + 1).text
+    assert starts in following
+
+
+def test_a_nuns_rule_worded_as_the_monks_rule_is_that_rule(skel):
+    assert skel.get("n.pc.24").same_as == "m.pc.37"          # 非時食
+    assert skel.get("n.pr.5").same_as is None                # 摩觸 is the nuns' own 波羅夷
+    own = skel.get("n.pc.24")
+    layers = {a.layer for a in skel.anchors(own)}
+    assert layers == {"vinaya", "daoxuan", "yuanzhao"}       # the monks' rule's commentary serves it
+
+
+def test_hand_written_structure_is_all_found(full_pack):
+    """Every 'find' phrase of resources/skeleton.json opens its procedure inside its chapter."""
+    notes = full_pack.manifest.get("skeleton_notes", [])
+    assert [n for n in notes if "不在" in n] == []
+    hand = load_resource_json("skeleton.json")
+    skel = Skeleton(full_pack)
+    for k in hand["khandhakas"]:
+        for proc in k.get("procedures", []):
+            ids = [t for t in skel.topics.values() if t.cls == "procedure" and t.id.endswith("." + proc["key"])]
+            assert ids, proc["key"]
+            assert {a.work for a in ids[0].anchors} >= set(proc.get("find", {})) & {"T1428"}
+
+
+def test_topic_resources_name_real_topics_and_words(full_pack, skel):
+    from nanshan_core.topics import topic_resources
+    res = topic_resources()
+    unknown = [tid for tid in res if tid not in skel.topics]
+    assert unknown == []
+    missing = sorted({k for entry in res.values() for k in entry.get("keywords", [])
+                      if not full_pack.db.execute("SELECT 1 FROM records WHERE instr(text, ?) > 0 LIMIT 1",
+                                                  (k,)).fetchone()})
+    assert missing == []
+    for tid, entry in res.items():
+        assert entry.get("phrasings") or entry.get("same_as") or entry.get("names"), tid
+        if entry.get("same_as"):
+            assert entry["same_as"] in skel.topics, tid
+
+
+def test_report_lists_counts_and_missing_layers(skel):
+    r = report(skel)
+    text = json.dumps(r, ensure_ascii=False)
+    assert "單提" in text and r["chapters"]["犍度"]["count"] == 20
+    assert set(r["missing"]) == {"vinaya", "daoxuan", "yuanzhao"}
