@@ -206,6 +206,22 @@ def cite_html(part: Cite, forms: dict, pal: Palette, copy_index: int | None = No
     return "".join(bits)
 
 
+def topics_html(selection, pal: Palette) -> str:
+    """What the question was taken to be about, or — when no topic was clear — that the app could
+    not tell, with the closest topics as links that ask again about the one chosen."""
+    if selection.topics:
+        names = "、".join(esc(m.topic.label()) for m in selection.topics)
+        return f'<p style="margin-top:2px; margin-bottom:4px; color:{pal.muted};"><small>所问主题：{names}</small></p>'
+    if selection.confidence is None:
+        return ""
+    links = "　".join(f'<a href="{href("topic", m.topic.id)}">{esc(m.topic.label())}</a>'
+                     for m in selection.suggestions)
+    body = ("未能确定此问对应律中的哪一条，以下材料按检索用语找到，未必切题。"
+            + (f"您是否想问：{links}" if links else "可以换个说法，或直接写出戒名、事名（如「非時食戒」「安居」）。"))
+    return (f'<p style="margin-top:2px; margin-bottom:6px; padding:4px; background:{pal.quote_bg};">'
+            f'{body}</p>')
+
+
 def answer_html(result, forms: dict, pal: Palette) -> str:
     """The answer text, line by line; headings bold, every quote with its checked coordinate."""
     a = result.answer
@@ -230,7 +246,7 @@ def answer_html(result, forms: dict, pal: Palette) -> str:
             lines.append(f'<p style="margin-top:0px; margin-bottom:3px;">{line}</p>')
     if result.notes:
         lines += [f'<p style="color:{pal.muted};">{esc(n)}</p>' for n in result.notes]
-    return "".join(lines)
+    return topics_html(result.selection, pal) + "".join(lines)
 
 
 def refusal_html(result, pal: Palette) -> str:

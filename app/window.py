@@ -290,8 +290,10 @@ class MainWindow(QMainWindow):
         self.readyChanged.emit(False)
 
     # == asking ===============================================================================
-    def ask(self, question: str | None = None, terms: list[str] | None = None) -> bool:
-        """Ask in the worker; False (with a message in the window) when the question cannot be asked."""
+    def ask(self, question: str | None = None, terms: list[str] | None = None,
+            topics: list[str] | None = None) -> bool:
+        """Ask in the worker; False (with a message in the window) when the question cannot be asked.
+        ``topics``: the reader chose what the question is about (a 「您是否想问」 link)."""
         q = self.question_bar.text() if question is None else question
         try:
             q = check_question(q)
@@ -318,18 +320,19 @@ class MainWindow(QMainWindow):
         fresh = terms is None
         model = self.model_ctl.usable()
         if model is not None:
-            self._start_generation(rid, q, terms, model)
+            self._start_generation(rid, q, terms, model, topics)
             return True
         if self.model_ctl.loading_path:
             self.notify("模型还在加载：这一问由程序摘录原文作答。")
         self.question_bar.set_busy(True, "正在检索…")
-        self.runner.start(Task(self.session.engine.ask, q, terms),
+        self.runner.start(Task(self.session.engine.ask, q, terms, None, topics),
                           lambda r: self._answered(rid, r, fresh),
                           lambda msg, exc: self._ask_failed(rid, msg))
         return True
 
     # -- with a model: streamed, then verified ---------------------------------------------------
-    def _start_generation(self, rid: int, question: str, terms: list[str] | None, model) -> None:
+    def _start_generation(self, rid: int, question: str, terms: list[str] | None, model,
+                          topics: list[str] | None = None) -> None:
         """The model writes in the engine's thread (after the pack's warm-up, one at a time);
         its tokens stream into the answer view as an unverified draft."""
         self._generating = True
@@ -351,7 +354,7 @@ class MainWindow(QMainWindow):
             act.setEnabled(False)
         self._update_escape()
         task = Task(llm.ask_with_model, self.session.engine, question, model, terms=terms,
-                    cancel=self._cancel, timeout=self.model_ctl.timeout, stream=True)
+                    cancel=self._cancel, timeout=self.model_ctl.timeout, stream=True, topics=topics)
         self.runner.start(task, lambda r: self._answered(rid, r, terms is None),
                           lambda msg, exc: self._ask_failed(rid, msg),
                           on_token=lambda text: self._token(rid, text))
@@ -502,6 +505,8 @@ class MainWindow(QMainWindow):
                 self.copy_citation(pane.citation(int(n), int(k)))
         elif kind == "copyanswer" and self.result is not None:
             self.copy_citation(self.result.answer.citations[int(value)])
+        elif kind == "topic" and self.result is not None:
+            self.ask(self.result.question, topics=[value])
 
     def show_material(self, n: int) -> bool:
         self.tabs.setCurrentWidget(self.ask_page)

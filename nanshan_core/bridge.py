@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from .normalize import simplify
 from .paths import load_resource_json, resource_path
-from .text import is_content_bigram, is_word_char
+from .text import FUNCTION_CHARS, is_content_bigram, is_word_char
 from .topics import Skeleton, Topic
 
 # Evidence weights (per character covered): a name the reader typed is the strongest sign.
@@ -37,10 +37,13 @@ PHRASING_WEIGHT = 1.6
 WORDMAP_WEIGHT = 0.8
 FUZZY_WEIGHT = 0.8
 FUZZY_COVER = 0.5     # share of a phrasing's bigrams a question must hold to meet it in other words
+LOOSE_WEIGHT = 8.0    # the best topic of the loose (BM25) channel counts as this many characters …
+LOOSE_SURE = 100.0    # … when its BM25 score reaches this; the others in proportion
 GENERAL = {"class", "khandhaka", "pian"}
 GENERAL_WEIGHT = 0.6  # a chapter or class as a whole, against one of its rules or procedures
 STORY_WEIGHT = 0.6    # evidence in a part that only tells the story around the question
 SURE = 6.0            # a top score (about: question characters explained) at which a topic is clear
+RUNNER_UP = 0.75     # a second topic is chosen when it scores this close to the first
 MARGIN = 1.25         # … and ahead of the next unrelated topic by this factor
 
 
@@ -67,6 +70,7 @@ class TopicMatch:
     score: float
     part: int
     evidence: list[str] = field(default_factory=list)
+    loose: float = 0.0          # the share of the score from the loose (BM25) channel
 
     def to_json(self) -> dict:
         return {**self.topic.to_json(), "score": round(self.score, 2), "part": self.part,
@@ -86,14 +90,18 @@ class Matches:
 
     def chosen(self, limit: int = 3) -> list[TopicMatch]:
         """The topics the answer is about: each part's topic, then close runners-up."""
-        out = list(self.main)
-        if self.ranked:
-            top = self.ranked[0].score
-            for m in self.ranked:
-                if len(out) >= limit:
-                    break
-                if m not in out and m.score >= 0.6 * top:
-                    out.append(m)
+        if not self.main:
+            return []
+        top = max(m.score for m in self.ranked)
+        out: list[TopicMatch] = []
+        for m in self.main:        # each part's topic, when it stands on real evidence
+            if (not out or m.score >= max(SURE / 2, 0.5 * top)) and m.topic.id not in {x.topic.id for x in out}:
+                out.append(m)
+        for m in self.ranked:      # a close runner-up (two precepts the question touches alike)
+            if len(out) >= limit:
+                break
+            if m.topic.id not in {x.topic.id for x in out} and m.score >= RUNNER_UP * top:
+                out.append(m)
         return out[:limit]
 
 
@@ -234,6 +242,41 @@ def _bigrams(s: str) -> set[str]:
     return {s[i:i + 2] for i in range(len(s) - 1) if is_word_char(s[i]) and is_word_char(s[i + 1])}
 
 
+class TopicIndex:
+    """BM25 over the topics as small documents — their names, keywords, modern phrasings and the
+    rule as the 戒本 states it — by single characters and bigrams (Whoosh, in memory).
+
+    This is the loose channel: a question worded as nobody wrote it (「钵摔出裂缝还不漏，能
+    不能再要新的」) still shares characters with the rule (「畜鉢減五綴不漏，更求新鉢」)
+    and, through the word map, its classical words.  Exact names and phrasings are scored
+    apart, more strongly."""
+
+    def __init__(self, targets: list["_Target"]):
+        from whoosh import fields
+        from whoosh.filedb.filestore import RamStorage
+        from .index import CharNgramTokenizer
+        schema = fields.Schema(n=fields.NUMERIC(stored=True), uni=fields.TEXT(analyzer=CharNgramTokenizer(1)),
+                               bi=fields.TEXT(analyzer=CharNgramTokenizer(2)))
+        self.ix = RamStorage().create_index(schema)
+        w = self.ix.writer()
+        for k, tg in enumerate(targets):
+            t = tg.topic
+            words = " ".join(tg.names + tg.keywords + [plain for _, plain in tg.phrasings])
+            text = words + " " + simplify(t.text)
+            w.add_document(n=k, uni=text, bi=text)
+        w.commit()
+        self.searcher = self.ix.searcher()
+
+    def search(self, chars: list[str], bigrams: list[str], limit: int = 60) -> dict[int, float]:
+        from whoosh import query as wq
+        terms = [wq.Term("uni", c) for c in dict.fromkeys(chars)] + \
+                [wq.Term("bi", b, boost=2.0) for b in dict.fromkeys(bigrams)]
+        if not terms:
+            return {}
+        hits = self.searcher.search(wq.Or(terms), limit=limit)
+        return {h["n"]: h.score for h in hits}
+
+
 class Matcher:
     """Matches questions to the topics of one skeleton."""
 
@@ -263,7 +306,9 @@ class Matcher:
                 sdf[b] = sdf.get(b, 0) + 1
         self.spoken_idf = {b: math.log(1 + n / d) for b, d in sdf.items()}
         self.max_idf = math.log(1 + n)
+        self.index = TopicIndex(self.targets)
         self.nun_version = skeleton.nun_version
+        self._order = {id(tg): k for k, tg in enumerate(self.targets)}
 
     # -- scoring -------------------------------------------------------------------
     def score_part(self, a: Analysis, part: Part) -> list[TopicMatch]:
@@ -274,6 +319,12 @@ class Matcher:
         qbi = [(i, q[i:i + 2]) for i in range(part.start, part.end - 1)
                if is_word_char(q[i]) and is_word_char(q[i + 1]) and is_content_bigram(q[i:i + 2])
                and not {i, i + 1} & a.masked]
+        chars = [q[i] for i in range(part.start, part.end)
+                 if is_word_char(q[i]) and i not in a.masked and q[i] not in FUNCTION_CHARS]
+        classical = [simplify(w) for _, _, ws in mapped for w in ws[:3]]
+        loose = self.index.search(chars + [c for w in classical for c in w],
+                                  [b for _, b in qbi] + [b for w in classical for b in _bigrams(w)])
+        loose_top = max(loose.values(), default=1.0)
         out = []
         for tg in self.targets:
             score, evidence, covered = 0.0, [], set()
@@ -306,50 +357,42 @@ class Matcher:
                         score += PHRASING_WEIGHT * min(new, len(plain))
                         evidence.append(plain)
                     break
-            # a phrasing met with other wording (帮别人介绍对象 ~ 给人介绍对象): most of its
-            # bigrams are in the question; a bigram or two of everyday speech shared by
-            # chance (比较, 处理) covers too little of any phrasing to count.  Counted as the
-            # question characters it explains, scaled by how specific the bigrams are.
-            free = {b: i for i, b in qbi if not {i, i + 1} <= covered}
-            best, best_b = 0.0, set()
-            for pb in tg.spoken:
-                shared = pb & free.keys()
-                if len(shared) < 2 and len(pb) > 1:
-                    continue
-                cover = len(shared) / len(pb)
-                if cover >= FUZZY_COVER:
-                    chars = len({j for b in shared for j in (free[b], free[b] + 1)})
-                    spec = sum(self.spoken_idf[b] for b in shared) / (len(shared) * self.max_idf)
-                    val = chars * cover * spec
-                    if val > best:
-                        best, best_b = val, shared
-            if best:
-                score += FUZZY_WEIGHT * best
-                evidence.append("~" + "".join(sorted(best_b)))
-            for st, en, classical in mapped:     # modern words met in the topic's own words
-                if set(range(st, en)) & covered:
-                    continue
-                spec = max((self.idf.get(simplify(w), 0.0) for w in classical if self._in_doc(tg, simplify(w))),
-                           default=0.0) / self.max_idf
-                if spec:
-                    score += WORDMAP_WEIGHT * (en - st) * spec
-                    evidence.append(q[st:en])
+            k = self._order[id(tg)]
+            lv = 0.0
+            if k in loose:                      # the loose channel: characters shared with the topic
+                lv = LOOSE_WEIGHT * loose[k] / loose_top * min(1.0, loose_top / LOOSE_SURE)
+                score += lv
+                evidence.append("≈")
             if score > 0:
-                score *= 1.0 if part.asks else STORY_WEIGHT
+                factor = 1.0 if part.asks else STORY_WEIGHT
                 if tg.topic.cls in GENERAL:          # the asked procedure beats its chapter
-                    score *= GENERAL_WEIGHT
-                out.append(TopicMatch(tg.topic, score, 0, evidence))
+                    factor *= GENERAL_WEIGHT
+                out.append(TopicMatch(tg.topic, score * factor, 0, evidence, lv * factor))
         return out
 
     def _rarity(self, word: str) -> float:
-        """A name shared by many topics (說法, 比丘) counts less than one that points to one topic."""
-        return min(1.0, self.idf.get(word, 3.0) / 3.0)
+        """A name shared by many topics (說法, 比丘) counts less than one that points to one topic,
+        and a name that is also everyday speech (出家, 受戒: in many topics' modern phrasings)
+        counts less than one only the texts use (非時食, 摩那埵)."""
+        by_name = min(1.0, self.idf.get(word, 3.0) / 3.0)
+        spoken = self._spoken_df(word)
+        by_speech = 1.0 if spoken <= 2 else math.log(1 + len(self.targets) / spoken) / self.max_idf
+        return min(by_name, by_speech)
+
+    @functools.lru_cache(maxsize=8192)
+    def _spoken_df(self, word: str) -> int:
+        """How many topics' modern phrasings contain the word."""
+        return sum(1 for tg in self.targets if any(word in plain for _, plain in tg.phrasings))
 
     @staticmethod
-    def _in_doc(tg: _Target, w: str) -> bool:
+    def _in_doc(tg: _Target, w: str) -> float:
+        """How well a classical word meets a topic's own words: 1 for a name or keyword or its
+        bigrams, 0.5 for one character inside a name (钵 → 鉢 in 乞鉢戒)."""
         if w in tg.doc:
-            return True
-        return len(w) >= 2 and all(b in tg.doc for b in _bigrams(w))
+            return 1.0
+        if len(w) >= 2:
+            return 1.0 if all(b in tg.doc for b in _bigrams(w)) else 0.0
+        return 0.5 if any(w in n for n in tg.names + tg.keywords) else 0.0
 
     def match(self, question: str) -> Matches:
         a = analyse(question)

@@ -17,9 +17,11 @@ from .pack import Pack
 from .retrieve import LAYERS, Material, Retriever
 from .terms import Selection
 from .bridge import Matcher
+from .gate import Gate
 from .topics import Skeleton
 
 MAX_QUESTION = 500
+SURE_PLACES = 0.5       # confidence from which a topic's places take their full share of a layer
 
 
 @dataclass
@@ -47,6 +49,8 @@ class Result:
             "refusal": self.selection.refusal.reply if self.refused else None,
             "terms": self.selection.texts,
             "term_sources": [t.to_json() for t in self.selection.terms],
+            "scope": self.selection.scope.to_json() if self.selection.scope else
+            ({"outcome": "refuse", "kind": self.selection.refusal.kind} if self.refused else {"outcome": "answer"}),
             "topics": [m.to_json() for m in self.selection.topics],
             "confidence": self.selection.confidence,
             "suggestions": [m.to_json() for m in self.selection.suggestions],
@@ -86,6 +90,10 @@ class Engine:
     def matcher(self) -> Matcher:
         return Matcher(self.skeleton)
 
+    @functools.cached_property
+    def gate(self) -> Gate:
+        return Gate(self.matcher)
+
     @functools.lru_cache(maxsize=4096)
     def df(self, term: str) -> int:
         """Number of passages holding a term (as a phrase)."""
@@ -109,14 +117,27 @@ class Engine:
                      topics: list[str] | None = None) -> Selection:
         question = check_question(question)
         matches = self.match_topics(question, topics)
+        decision = self.gate.decide(question, matches)
+        if decision.outcome == "silent" and not topics:
+            matches = self._principle_topics(question, matches, decision)
         if terms is not None:
-            sel = terms_mod.user_terms(question, terms)
+            sel = terms_mod.user_terms(question, terms, decision)
             if sel.refusal is None:
-                sel.topics = matches.chosen() if matches.sure else []
+                sel.topics = matches.chosen() if matches.sure else matches.chosen()[:2]
                 sel.confidence = matches.confidence
                 sel.suggestions = [] if matches.sure else matches.ranked[:5]
-            return sel
-        return terms_mod.select(question, df_share=self.df_share, matches=matches)
+        else:
+            sel = terms_mod.select(question, df_share=self.df_share, matches=matches, decision=decision)
+        sel.scope = decision if decision.outcome in ("scope_note", "silent") else None
+        return sel
+
+    def _principle_topics(self, question: str, matches, decision):
+        """A thing the texts never mention (phones, cars …): the rules that bear on it by principle
+        are the topics, after any topic the question itself names clearly."""
+        ids = [m.topic.id for m in matches.chosen() if matches.sure]
+        for s in decision.silent:
+            ids += [t for t in s["topics"] if t not in ids and self.skeleton.get(t)]
+        return self.matcher.forced(question, ids[:3]) if ids else matches
 
     def ask(self, question: str, terms: list[str] | None = None, selection: Selection | None = None,
             topics: list[str] | None = None) -> Result:
@@ -144,7 +165,8 @@ class Engine:
         result.clues = clue_mod.fire(words, weights=weights)
         result.clue_coords = clue_mod.coords_for(result.clues)
         places = [self.retriever.places(self.skeleton.anchors(m.topic)) for m in result.selection.topics]
+        sure = (result.selection.confidence or 0) >= SURE_PLACES
         result.materials = self.retriever.retrieve(result.selection.texts, result.clue_coords,
                                                    result.selection.weights, result.selection.concepts,
-                                                   places)
+                                                   places, sure=sure)
         timing["retrieve"] = (time.perf_counter() - t) * 1000

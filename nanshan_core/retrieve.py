@@ -46,7 +46,7 @@ class Quotas:
     per_work: dict = field(default_factory=lambda: {"T1428": 4})
     default_per_work: int = 4
     clue_share: float = 0.25        # at most this share of a layer's slots from the clue table
-    topic_share: float = 0.625      # at most this share from the chosen topics' own places
+    topic_share: float = 0.25       # at most this share from the chosen topics' own places
     window: int = 720              # at most this many characters shown per material (sentence-aligned)
     run_on: int = 840              # a material ending with its passage runs on into the next up to this
 
@@ -191,7 +191,7 @@ class Retriever:
     # -- assembling materials ---------------------------------------------------
     def retrieve(self, terms: list[str], clue_coords: list[str] | None = None,
                  weights: list[float] | None = None, concepts: list[str] | None = None,
-                 topic_places: list[list["Place"]] | None = None) -> list[Material]:
+                 topic_places: list[list["Place"]] | None = None, sure: bool = True) -> list[Material]:
         """Materials per layer.  ``topic_places``: for each chosen topic (the main one first) the
         places where the layers treat it (see topic_places): they come first, and a passage
         inside a topic's section outranks the same words elsewhere."""
@@ -213,7 +213,7 @@ class Retriever:
                                 key=lambda x: -x[1])[:10]
                 picked = [(d, sc) for d, _, sc, _ in chosen.get("daoxuan", [])]
                 self._merge_links(ranking, picked + strong, scored)
-            firsts = self._topic_picks(layer, topic_places, ranking)
+            firsts = self._topic_picks(layer, topic_places, ranking, TOPIC_SLOTS if sure else UNSURE_SLOTS)
             chosen[layer] = self._pick(layer, clue_docs, ranking, firsts)
         materials = [self._material(doc, source, score, folded_terms, terms, anchor)
                      for layer in LAYERS for doc, source, score, anchor in chosen[layer]]
@@ -221,12 +221,14 @@ class Retriever:
             m.n = i
         return materials
 
-    def _topic_picks(self, layer: str, topic_places: list[list["Place"]], ranking: dict) -> list[tuple]:
+    def _topic_picks(self, layer: str, topic_places: list[list["Place"]], ranking: dict,
+                     slots: tuple = None) -> list[tuple]:
         """A topic's own passages in this layer: where each work treats it, and the passage of
         that treatment the terms point to; the main topic gets more of the layer than the others."""
         out: list[tuple] = []
         for rank, places in enumerate(topic_places):
-            cap = TOPIC_SLOTS[min(rank, len(TOPIC_SLOTS) - 1)]
+            slots = slots or TOPIC_SLOTS
+            cap = slots[min(rank, len(slots) - 1)]
             mine: list[tuple] = []
             for pl in places:
                 if pl.layer != layer or len(mine) >= cap:
@@ -484,6 +486,7 @@ def _slice_lines(table: list, start: int, end: int) -> list:
 
 TOPIC_BOOST = (2.0, 1.6, 1.4)   # passages inside the main topic's sections, the second's, the others'
 TOPIC_SLOTS = (3, 2, 1)         # a layer's passages taken from the main topic's places, the second's …
+UNSURE_SLOTS = (1, 1)           # … when the topic is only a best guess
 
 
 @dataclass(frozen=True)

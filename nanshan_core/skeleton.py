@@ -159,7 +159,15 @@ class Stream:
         return self._line_offs[i] if i < len(self._line_offs) else len(self.text)
 
     def find(self, phrase: str, start: int = 0, end: int | None = None) -> int:
-        return self.text.find(self.fold(phrase), start, len(self.text) if end is None else end)
+        """First place of ``phrase`` in [start, end); it may run across a record boundary
+        (a heading 「釋足數篇」 and the text after it are two records)."""
+        end = len(self.text) if end is None else end
+        folded = self.fold(phrase)
+        off = self.text.find(folded, start, end)
+        if off >= 0 or len(folded) < 2:
+            return off
+        m = re.compile("\n?".join(re.escape(c) for c in folded)).search(self.text, start, end)
+        return m.start() if m else -1
 
     def next_layer(self, layer: str, start: int, end: int) -> int:
         """Offset of the first record of ``layer`` at or after ``start`` (before ``end``), or -1."""

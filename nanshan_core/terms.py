@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from .normalize import simplify
 from .paths import load_resource_json
-from .redline import Refusal, check as redline_check
+from .gate import Refusal, check as gate_check
 from .text import FUNCTION_CHARS as _FUNCTION_CHARS, is_content_bigram, is_word_char
 
 CATEGORIES = ("戒相", "戒体", "羯磨", "僧制", "史传", "超范围")
@@ -66,6 +66,7 @@ class Selection:
     topics: list = field(default_factory=list)                         # bridge.TopicMatch, the main one first
     confidence: float | None = None                                    # how clearly a topic was matched
     suggestions: list = field(default_factory=list)                    # closest topics when none is clear
+    scope: object = None                                               # gate.Decision (scope note, silent topic)
 
     @property
     def texts(self) -> list[str]:
@@ -290,7 +291,8 @@ def _vocabulary() -> tuple[tuple[str, str], ...]:
 _FRAMING_SIMPLE = {simplify(w) for w in FRAMING}
 
 
-TOPIC_TERMS = (3, 2, 1)       # search words taken from the main topic, the second, the third
+TOPIC_TERMS = (1,)          # search words from the main topic (its places bring the rest; more words
+                            # from a wrongly matched topic cost more than they bring: measured on tune sets)
 TOPIC_WEIGHTS = (1.0, 0.8, 0.6)
 
 
@@ -307,10 +309,11 @@ def topic_words(topic) -> list[str]:
     return out
 
 
-def select(question: str, df_share=None, matches=None) -> Selection:
+def select(question: str, df_share=None, matches=None, decision=None) -> Selection:
     """Choose the terms for a question (no model).  ``df_share(term)`` gives a term's passage share;
-    ``matches`` (bridge.Matches) are the topics the question was matched to: their words lead."""
-    refusal = redline_check(question)
+    ``matches`` (bridge.Matches) are the topics the question was matched to; ``decision`` is the
+    scope gate's (gate.Decision), else the gate is asked without topics."""
+    refusal = decision.refusal if decision is not None else gate_check(question)
     if refusal is not None:
         return Selection(question, "超范围", refusal=refusal)
     q = simplify(question)
@@ -325,16 +328,6 @@ def select(question: str, df_share=None, matches=None) -> Selection:
             seen.add(key)
             terms.append(Term(text, source, entry, weight))
 
-    chosen = matches.chosen() if matches is not None and matches.sure else []
-    for m, share, weight in zip(chosen, TOPIC_TERMS, TOPIC_WEIGHTS):
-        taken = 0
-        for w in topic_words(m.topic):
-            if taken >= share:
-                break
-            if df_share is None or 0 < df_share(w) <= GENERIC_SHARE:
-                add(w, "topic", m.topic.id, weight)
-                taken += 1
-
     # classical words typed by the reader come first: they are what the reader means --
     # unless the glossary lists the word as modern speech too (后悔 is regret, not 後悔戒)
     modern = _modern_speech()
@@ -346,6 +339,22 @@ def select(question: str, df_share=None, matches=None) -> Selection:
     for (e, _), share, weight in zip(top, ENTRY_SHARES, ENTRY_WEIGHTS):
         for t in e.terms[:share]:
             add(t, "glossary", e.id, weight)
+    # the topics' own words come after the reader's classical words and the glossary's: the topic
+    # reaches its passages through its places (retrieve.Place) already; unsure topics add one word
+    chosen = matches.chosen() if matches is not None and matches.ranked else []
+    if matches is not None and not matches.sure:
+        chosen = chosen[:1]
+    sure = matches is not None and matches.sure
+    for m, share, weight in zip(chosen, TOPIC_TERMS, TOPIC_WEIGHTS):
+        weight = weight if sure else weight * 0.7
+        taken = 0
+        for w in topic_words(m.topic):
+            if taken >= share:
+                break
+            if df_share is None or 0 < df_share(w) <= GENERIC_SHARE:
+                add(w, "topic", m.topic.id, weight)
+                taken += 1
+
     if gravity:
         for e, _ in top[:2]:
             for t in e.offence:
@@ -402,7 +411,7 @@ def _cap(terms: list[Term], gravity: bool) -> list[Term]:
     """At most MAX_TERMS, keeping the reader's own words and (for gravity questions) the offence names."""
     if len(terms) <= MAX_TERMS:
         return terms
-    keep = [t for t in terms if t.source in ("question", "topic") or (gravity and t.source == "offence")][:MAX_TERMS]
+    keep = [t for t in terms if t.source == "question" or (gravity and t.source == "offence")][:MAX_TERMS]
     for t in terms:
         if len(keep) >= MAX_TERMS:
             break
@@ -422,9 +431,9 @@ def classify(q: str, entries: list[tuple[Entry, float]]) -> str:
     return max(votes, key=votes.get) if votes else "戒相"
 
 
-def user_terms(question: str, texts: list[str]) -> Selection:
-    """The reader edited the terms: use exactly these (red lines still apply)."""
-    refusal = redline_check(question)
+def user_terms(question: str, texts: list[str], decision=None) -> Selection:
+    """The reader edited the terms: use exactly these (the scope gate still applies)."""
+    refusal = decision.refusal if decision is not None else gate_check(question)
     if refusal is not None:
         return Selection(question, "超范围", refusal=refusal)
     q = simplify(question)

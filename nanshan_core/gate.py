@@ -1,0 +1,333 @@
+"""The scope gate: refuse what is not the Vinaya's to answer, answer what is, and say plainly
+when the texts are silent.  Decided by code alone; a model is never consulted, so no
+prompt can talk the app out of an outcome.
+
+Four outcomes:
+* refuse — with the kind's reply and what the app can do instead (kinds: invented or
+  altered quotations; a verdict on a particular person or community; medical, legal and
+  tax, financial advice; doctrine and metaphysics beyond the Vinaya; divination);
+* answer;
+* answer with a scope note — a question with a Vinaya part and an out-of-scope part gets
+  the Vinaya answer and a note that the rest is for a doctor / lawyer / adviser;
+* silent topic — phones, cars, electronic payment … are answered with 「律典对此无明文」
+  first, then the rules that bear on the thing by principle (依义推及).
+
+How a kind is recognised: a small naive Bayes classifier over character 1-3-grams,
+trained when first used from the labelled questions in resources/scope (the tune half
+only) plus the topics' modern phrasings as examples of in-scope speech; each part of the
+question is classified on its own (「比丘尼能不能告官？按现在的民法怎么起诉？」 has
+two parts and two answers).  Whether a Vinaya subject is present comes from the topic
+bridge.  A few words no classifier should have to learn (a temple's or master's name
+with a verdict asked of it, 「编一段原文」) are patterns in resources/scope/rules.json.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import math
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from .normalize import simplify
+from .paths import load_resource_json, resource_path
+from .text import is_word_char
+
+KINDS = ("invent", "judge", "medical", "legal", "financial", "doctrine", "divination")
+WHOLE_KINDS = ("invent", "judge")        # never answered in part: they ask for a made-up text or a verdict
+REFUSE_AT = 0.75         # posterior of an out-of-scope kind at which a part is out of scope
+LEX_WEIGHT = 0.35        # what each domain word adds to a kind's posterior (at most three count)
+SUBJECT_AT = 2.5         # topic evidence (bridge score) at which a part has a Vinaya subject
+
+
+@dataclass(frozen=True)
+class Refusal:
+    kind: str
+    label: str
+    reply: str
+
+
+@dataclass
+class Decision:
+    outcome: str                        # refuse / answer / scope_note / silent
+    kind: str | None = None             # the out-of-scope kind (refuse, scope_note)
+    reply: str = ""                     # the refusal, or the scope note
+    suggestion: str | None = None       # an in-scope question the reader can ask instead
+    silent: list[dict] = field(default_factory=list)   # silent things met: {"thing", "topics", "terms"}
+    parts: list[dict] = field(default_factory=list)    # per part: text, kind, p, subject
+
+    @property
+    def refusal(self) -> Refusal | None:
+        if self.outcome != "refuse":
+            return None
+        return Refusal(self.kind, _data()["kinds"][self.kind]["label"], self.reply)
+
+    def to_json(self) -> dict:
+        return {"outcome": self.outcome, "kind": self.kind, "reply": self.reply or None,
+                "suggestion": self.suggestion, "silent": self.silent}
+
+
+@functools.lru_cache(maxsize=1)
+def _data() -> dict:
+    return load_resource_json("scope/rules.json")
+
+
+@functools.lru_cache(maxsize=16)
+def _words(kind: str) -> tuple[str, ...]:
+    return tuple({simplify(w) for w in _data()["kinds"][kind].get("words", [])})
+
+
+@functools.lru_cache(maxsize=1)
+def _vinaya_words() -> tuple[str, ...]:
+    return tuple(simplify(w) for w in _data()["vinaya_words"])
+
+
+def _vinaya_framed(text: str) -> bool:
+    q = simplify(text)
+    return any(w in q for w in _vinaya_words())
+
+
+@functools.lru_cache(maxsize=1)
+def _advice_words() -> tuple[str, ...]:
+    return tuple(simplify(w) for w in _data()["advice_words"])
+
+
+# -- the classifier ----------------------------------------------------------------------
+
+def features(text: str) -> list[str]:
+    """Character 1-, 2- and 3-grams of the simplified text (punctuation breaks them)."""
+    s = simplify(text.lower())
+    out = []
+    runs = re.split(r"[^\w]+", s)
+    for run in runs:
+        run = "".join(c for c in run if is_word_char(c))
+        for n in (1, 2, 3):
+            out += [run[i:i + n] for i in range(len(run) - n + 1)]
+    return out
+
+
+class NaiveBayes:
+    """Multinomial naive Bayes with add-one smoothing and equal class priors (the labelled set
+    is not a sample of what readers ask; the prior is not learned from it)."""
+
+    def __init__(self, examples: list[tuple[str, str]]):
+        self.counts: dict[str, Counter] = defaultdict(Counter)
+        for text, label in examples:
+            self.counts[label].update(features(text))
+        self.labels = sorted(self.counts)
+        self.totals = {c: sum(v.values()) for c, v in self.counts.items()}
+        self.vocab = len({f for v in self.counts.values() for f in v})
+
+    def posterior(self, text: str) -> dict[str, float]:
+        feats = features(text)
+        logp = {}
+        for c in self.labels:
+            cnt, denom = self.counts[c], self.totals[c] + self.vocab
+            logp[c] = sum(math.log((cnt.get(f, 0) + 1) / denom) for f in feats)
+        top = max(logp.values())
+        exp = {c: math.exp(v - top) for c, v in logp.items()}
+        z = sum(exp.values())
+        return {c: v / z for c, v in exp.items()}
+
+
+def training_examples(extra_answers: list[str] = ()) -> list[tuple[str, str]]:
+    """The tune half of the labelled set: refusals by kind; near-misses, silent topics and
+    in-scope speech as 'answer'.  Scope-note questions hold both kinds and teach neither."""
+    out = []
+    path = resource_path("scope", "labelled-tune.jsonl")
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        row = json.loads(line)
+        if row["label"] == "refuse":
+            out.append((row["question"], row["kind"]))
+        elif row["label"] in ("answer", "silent"):
+            out.append((row["question"], "answer"))
+    out += [(t, "answer") for t in extra_answers]
+    return out
+
+
+# -- patterns no classifier should have to learn ----------------------------------------------
+
+_PLACE = re.compile(r"([\u4e00-\u9fff]{2})(?:寺|庵|禅院|精舍|佛学院|道场)")
+_PERSON = re.compile(r"([\u4e00-\u9fff]{2})(?:法师|和尚|长老|住持|方丈|禅师|老和尚|大师)")
+# Characters that do not begin a proper name: 「在寺里」「这座寺」 are not names, 「灵隐寺」 is.
+_NOT_NAME = set("在到去回进出住的个座所家院里本某这那此该各全一每别他她我你们小新老于从向离来是有和与及"
+                "或了着过把被给让对为以可能会要想都也还就只才又再很太最更几多些附近各位寺庙间律戒")
+
+
+def names_someone(question: str) -> bool:
+    """Does the question name a particular temple or person (灵隐寺, 某某法师)?"""
+    q = simplify(question)
+    for rx in (_PLACE, _PERSON):
+        for m in rx.finditer(q):
+            if not (set(m.group(1)) & _NOT_NAME):
+                return True
+    return False
+
+
+@functools.lru_cache(maxsize=1)
+def _patterns() -> dict[str, list[re.Pattern]]:
+    out = {}
+    for kind, info in _data()["kinds"].items():
+        out[kind] = [re.compile(".{0,6}".join(re.escape(simplify(p)) for p in pat.split("*")))
+                     for pat in info.get("patterns", [])]
+    return out
+
+
+def pattern_kind(text: str) -> str | None:
+    q = simplify(text)
+    for kind, pats in _patterns().items():
+        if any(p.search(q) for p in pats):
+            if kind == "judge" and not (names_someone(text) or _identifies(q)):
+                continue
+            return kind
+    return None
+
+
+def _identifies(q: str) -> bool:
+    """「我们寺的当家」「隔壁庙里的师父」「那位法师」: a person the asker can point to."""
+    return bool(re.search(_data()["identifies"], q))
+
+
+# -- silent topics ---------------------------------------------------------------------------
+
+@functools.lru_cache(maxsize=1)
+def _silent() -> list[tuple[re.Pattern, dict]]:
+    out = []
+    for entry in _data()["silent"]:
+        words = sorted({simplify(w) for w in entry["things"]}, key=len, reverse=True)
+        out.append((re.compile("|".join(re.escape(w) for w in words)), entry))
+    return out
+
+
+def silent_things(question: str) -> list[dict]:
+    q = simplify(question)
+    found = []
+    for rx, entry in _silent():
+        m = rx.search(q)
+        if m:
+            found.append({"thing": m.group(0), "label": entry["label"], "topics": entry["topics"],
+                          "terms": entry.get("terms", [])})
+    return found
+
+
+# -- the decision ---------------------------------------------------------------------------
+
+class Gate:
+    """One per topic skeleton (its phrasings teach the classifier what in-scope speech is)."""
+
+    def __init__(self, matcher=None):
+        self.matcher = matcher
+        self.nb = NaiveBayes(training_examples())
+
+    def classify(self, text: str, subject: float = 0.0) -> tuple[str, float]:
+        """The kind of a text ('answer' or an out-of-scope kind) and how strongly.
+
+        Three kinds of evidence: the patterns (certain), the classifier's posterior, and the
+        words of each kind's domain (症状、税、收益、业障、卦 …).  A domain word alone does not
+        make a question out of scope — 「藥犍度許哪些藥」 is the Vinaya's own subject — unless the
+        asker wants advice for a situation of their own (我…怎么办, 要不要) or the question has
+        no Vinaya framing at all (律, 戒, 比丘, a matched topic)."""
+        kind = pattern_kind(text)
+        if kind:
+            return kind, 1.0
+        q = simplify(text)
+        post = self.nb.posterior(text)
+        lex = {k: sum(1 for w in _words(k) if w in q) for k in KINDS}
+        vinaya = sum(1 for w in _vinaya_words() if w in q)
+        advice = any(w in q for w in _advice_words())
+        best, strength = "answer", post.get("answer", 0.0)
+        identified = (names_someone(text) or _identifies(q)) and bool(re.search(_data()["verdict"], q))
+        for k in KINDS:
+            if k == "judge" and not identified:
+                continue                    # a verdict needs someone to be judged
+            if k in WHOLE_KINDS:
+                val = post.get(k, 0.0)
+            else:
+                val = post.get(k, 0.0) + LEX_WEIGHT * min(lex[k], 3)
+                if lex[k] == 0 or (vinaya and not advice and lex[k] < 2):
+                    val = min(val, post.get(k, 0.0)) * (0.5 if vinaya else 1.0)
+            if val > strength and val >= REFUSE_AT:
+                best, strength = k, min(val, 0.999)
+        if best == "answer" and post.get("answer", 0.0) < 0.2 and not vinaya:
+            # nothing of the Vinaya in it, the classifier is sure it is not in scope, and words
+            # of some kind's domain say which
+            cands = [k for k in KINDS if lex[k] and k not in WHOLE_KINDS]
+            if cands:
+                best = max(cands, key=lambda x: post.get(x, 0.0) + LEX_WEIGHT * min(lex[x], 3))
+                strength = REFUSE_AT
+        return best, strength
+
+    def decide(self, question: str, matches=None) -> Decision:
+        from .bridge import analyse
+        a = matches.analysis if matches is not None else analyse(question)
+        subject = self._subjects(a, matches)
+        parts = []
+        for i, part in enumerate(a.parts):
+            kind, p = self.classify(part.text, subject.get(i, 0.0))
+            parts.append({"text": part.text, "kind": kind, "p": round(p, 3), "subject": subject.get(i, 0.0)})
+        whole_kind, whole_p = self.classify(question, max(subject.values(), default=0.0))
+        patterned = pattern_kind(question)
+        # a made-up text, or a verdict on someone the asker points to, is refused however
+        # Vinaya-like the rest of the question is
+        if patterned in WHOLE_KINDS:
+            return self._refuse(patterned, parts)
+        # the story around a question («我在电商公司上班…») is not itself a request
+        out_parts = [p for p, part in zip(parts, a.parts)
+                     if (part.asks or len(parts) == 1) and self._out_of_scope(p["kind"], p["p"], p["text"])]
+        if not out_parts and self._out_of_scope(whole_kind, whole_p, question) and len(parts) == 1:
+            out_parts = parts
+        silent = silent_things(question)
+        advice = any(w in simplify(question) for w in _advice_words())
+        if silent and not any(p["p"] >= 1.0 for p in out_parts) and not (out_parts and advice):
+            return Decision("silent", None, _data()["silent_note"], silent=silent, parts=parts)
+        if not out_parts:
+            return Decision("answer", parts=parts)
+        whole = [p for p in out_parts if p["kind"] in WHOLE_KINDS]
+        if whole:
+            return self._refuse(whole[0]["kind"], parts)
+        kind = max(out_parts, key=lambda p: p["p"])["kind"]
+        in_scope = [p for p in parts if p not in out_parts
+                    and (p["subject"] >= SUBJECT_AT or _vinaya_framed(p["text"])
+                         or (p["kind"] == "answer" and p["subject"] >= 1.5))]
+        if in_scope:
+            return Decision("scope_note", kind, _data()["kinds"][kind]["note"], parts=parts)
+        return self._refuse(kind, parts)
+
+    def _out_of_scope(self, kind: str, p: float, text: str) -> bool:
+        """Is a text (part) of an out-of-scope kind?  A verdict needs someone to be judged; an
+        invented text needs to be asked for (both are in the patterns when they are)."""
+        if kind == "answer" or p < REFUSE_AT:
+            return False
+        if kind == "judge":
+            q = simplify(text)
+            return (names_someone(text) or _identifies(q)) and bool(re.search(_data()["verdict"], q))
+        if kind == "invent":
+            return p >= 1.0 or (p >= 0.95 and any(w in simplify(text) for w in _words("invent")))
+        return True
+
+    def _refuse(self, kind: str, parts: list[dict]) -> Decision:
+        info = _data()["kinds"][kind]
+        reply = f"此问超出本工具的范围（{info['label']}）。{info['reply']}"
+        return Decision("refuse", kind, reply, info.get("suggestion"), parts=parts)
+
+    def _subjects(self, a, matches) -> dict[int, float]:
+        """How much Vinaya subject each part carries: its best topic's evidence."""
+        if self.matcher is None:
+            return {}
+        out: dict[int, float] = {}
+        for i, part in enumerate(a.parts):
+            scored = self.matcher.score_part(a, part)
+            out[i] = max((m.score - 0.5 * m.loose for m in scored), default=0.0)   # firm evidence counts in full
+        return out
+
+
+def check(question: str) -> Refusal | None:
+    """The gate without a topic skeleton (tests, tools): only refusals."""
+    return _default_gate().decide(question).refusal
+
+
+@functools.lru_cache(maxsize=1)
+def _default_gate() -> Gate:
+    return Gate(None)
