@@ -240,6 +240,8 @@ def answer_html(result, forms: dict, pal: Palette) -> str:
         if line.startswith("【") and close and rest.strip():
             # a model may run on after its heading on the same line: only the heading is bold
             lines.append(f'<p style="margin-top:8px; margin-bottom:3px;"><b>{head}{close}</b>{rest}</p>')
+        elif line.startswith(SCOPE_LEADS):
+            lines.append(scope_html(html.unescape(re.sub(r"<[^>]+>", "", line)), pal))
         elif line.startswith("【"):
             lines.append(f'<p style="margin-top:8px; margin-bottom:2px;"><b>{line}</b></p>')
         elif line.strip():
@@ -250,9 +252,23 @@ def answer_html(result, forms: dict, pal: Palette) -> str:
 
 
 def refusal_html(result, pal: Palette) -> str:
-    reply = result.selection.refusal.reply
-    return (f'<p style="margin-top:6px;"><b>此问不作回答。</b></p>'
-            f'<p style="color:{pal.text};">{esc(reply)}</p>')
+    """A refusal is an answer too: said plainly, with the way forward as a question to click."""
+    refusal = result.selection.refusal
+    html_ = (f'<div style="margin-top:6px; padding:6px; border-left:4px solid {pal.unverified};">'
+             f'<p style="margin-top:0px;"><b>此问不作回答。</b></p>'
+             f'<p style="color:{pal.text};">{esc(refusal.reply)}</p>')
+    if getattr(refusal, "suggestion", None):
+        html_ += (f'<p>可以这样问：<a href="{href("ask", refusal.suggestion)}">{esc(refusal.suggestion)}</a></p>')
+    return html_ + "</div>"
+
+
+SCOPE_LEADS = ("律典对此无明文", "【范围说明】")
+
+
+def scope_html(line: str, pal: Palette) -> str:
+    """The first line of an answer to a silent topic or a two-part question, set apart."""
+    return (f'<p style="margin-top:4px; margin-bottom:6px; padding:4px; background:{pal.target_bg};'
+            f' color:{pal.text};"><b>{esc(line)}</b></p>')
 
 
 PROVISIONAL_HEAD = "模型生成中（未核验）…"

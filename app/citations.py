@@ -7,21 +7,25 @@ to a card or copy a citation.
 """
 from __future__ import annotations
 
+from urllib.parse import quote, unquote
+
 from nanshan_core import coords
 
-SOURCE_LABELS = {"glossary": "词表", "question": "问句", "offence": "罪名", "user": "自定", "model": "模型"}
+SOURCE_LABELS = {"glossary": "词表", "question": "问句", "offence": "罪名", "user": "自定", "model": "模型",
+                 "topic": "主题"}
 LEVEL_LABELS = {"line": "行级", "paragraph": "段级", "unverified": "此处出处未通过核验"}
-MATERIAL_SOURCE_LABELS = {"clue": "线索", "link": "注释对应", "search": "检索"}
+MATERIAL_SOURCE_LABELS = {"clue": "线索", "link": "注释对应", "search": "检索", "topic": "主题"}
 LAYER_TITLES = {"vinaya": "律本", "daoxuan": "道宣", "yuanzhao": "元照"}
 
 
 def href(kind: str, value) -> str:
-    return f"{kind}:{value}"
+    """A link of ours; the value is percent-encoded so a question (「…？」) survives as a link."""
+    return f"{kind}:{quote(str(value), safe='')}"
 
 
 def parse_href(url: str) -> tuple[str, str]:
     kind, _, value = url.partition(":")
-    return kind, value
+    return kind, unquote(value)
 
 
 def cbeta_ref(coord: str | None) -> str | None:

@@ -507,6 +507,8 @@ class MainWindow(QMainWindow):
             self.copy_citation(self.result.answer.citations[int(value)])
         elif kind == "topic" and self.result is not None:
             self.ask(self.result.question, topics=[value])
+        elif kind == "ask":
+            self.ask(value)
 
     def show_material(self, n: int) -> bool:
         self.tabs.setCurrentWidget(self.ask_page)

@@ -39,7 +39,7 @@ FUZZY_WEIGHT = 0.8
 FUZZY_COVER = 0.5     # share of a phrasing's bigrams a question must hold to meet it in other words
 LOOSE_WEIGHT = 8.0    # the best topic of the loose (BM25) channel counts as this many characters …
 LOOSE_SURE = 100.0    # … when its BM25 score reaches this; the others in proportion
-GENERAL = {"class", "khandhaka", "pian"}
+GENERAL = {"class", "khandhaka", "pian", "chapter"}
 GENERAL_WEIGHT = 0.6  # a chapter or class as a whole, against one of its rules or procedures
 STORY_WEIGHT = 0.6    # evidence in a part that only tells the story around the question
 SURE = 6.0            # a top score (about: question characters explained) at which a topic is clear
@@ -53,6 +53,7 @@ class Part:
     end: int
     text: str
     asks: bool = True        # the part asks something (a narrative part only sets the scene)
+    nun: bool = False        # the part is about nuns (its own words, else the question's)
 
 
 @dataclass
@@ -95,7 +96,7 @@ class Matches:
         top = max(m.score for m in self.ranked)
         out: list[TopicMatch] = []
         for m in self.main:        # each part's topic, when it stands on real evidence
-            if (not out or m.score >= max(SURE / 2, 0.5 * top)) and m.topic.id not in {x.topic.id for x in out}:
+            if (not out or m.score >= SURE / 3) and m.topic.id not in {x.topic.id for x in out}:
                 out.append(m)
         for m in self.ranked:      # a close runner-up (two precepts the question touches alike)
             if len(out) >= limit:
@@ -154,8 +155,15 @@ def analyse(question: str) -> Analysis:
         parts.append(Part(a, b, q[a:b]))
     if not parts:
         parts = [Part(0, len(q), q)]
+    whole_nun = bool(_nun_words().search(q))
     for p in parts:
         p.asks = bool(_ASKING.search(p.text))
+        if _nun_words().search(p.text):
+            p.nun = True
+        elif re.search(r"比丘(?!尼)|和尚|沙弥(?!尼)", p.text):
+            p.nun = False            # this part is about monks, whatever the rest says
+        else:
+            p.nun = whole_nun
     if not any(p.asks for p in parts):
         for p in parts:
             p.asks = True
@@ -405,8 +413,8 @@ class Matcher:
                 continue
             top = scored[0]
             top.part = pi
-            if any(e in [n for n in self._target(top.topic).names] for e in top.evidence):
-                named_parts.append(len(main))
+            if any(e in self._target(top.topic).names for e in top.evidence):
+                named_parts.append(top.topic.id)
             main.append(top)
             for m in scored[:12]:
                 m.part = pi
@@ -421,15 +429,14 @@ class Matcher:
             else:
                 merged[m.topic.id] = m
         main = list(merged.values())
-        if named_parts:                          # the part that names its topic leads
-            lead = main[min(named_parts[0], len(main) - 1)]
-            main = [lead] + [m for m in main if m is not lead]
+        # the part that names its topic leads; else a part that asks before one that tells a story
+        asks = {i for i, p in enumerate(a.parts) if p.asks}
+        main.sort(key=lambda m: (m.topic.id not in named_parts, m.part not in asks, -m.score))
         ranked = sorted(best.values(), key=lambda m: -m.score)
-        if a.nun:
-            ranked = [self._as_nun(m) for m in ranked]
-            main = [self._as_nun(m) for m in main]
-        else:
-            ranked = [m for m in ranked if not (m.topic.nun and m.score < 1.5 * SURE)] or ranked
+        nun_parts = {i for i, p in enumerate(a.parts) if p.nun}
+        ranked = [self._as_nun(m) if m.part in nun_parts else m for m in ranked
+                  if m.part in nun_parts or not (m.topic.nun and m.score < 1.5 * SURE)] or ranked
+        main = [self._as_nun(m) if m.part in nun_parts else m for m in main]
         return Matches(ranked, main, self._confidence(ranked, main), a)
 
     def forced(self, question: str, ids: list[str]) -> Matches:

@@ -133,9 +133,12 @@ def format_result(res) -> str:
     out = [f"问题：{d['question']}", f"类别：{d['category']}"]
     if d["refused"]:
         out.append(d["refusal"])
+        if d["scope"].get("suggestion"):
+            out.append(f"可以这样问：{d['scope']['suggestion']}")
         return "\n".join(out)
     if d["topics"]:
-        out.append("主题：" + "、".join(t["label"] for t in d["topics"]) + f"（把握 {d['confidence']:.2f}）")
+        how = "依义推及的主题" if d["scope"]["outcome"] == "silent" else "主题"
+        out.append(f"{how}：" + "、".join(t["label"] for t in d["topics"]) + f"（把握 {d['confidence']:.2f}）")
     if d["suggestions"]:
         out.append("未能确定问的是哪一条。您是否想问：" + "；".join(f"{t['label']}（{t['id']}）" for t in d["suggestions"]))
     src = {"glossary": "词表", "question": "问句", "offence": "罪名", "model": "模型", "user": "自定", "topic": "主题"}

@@ -50,7 +50,8 @@ class Result:
             "terms": self.selection.texts,
             "term_sources": [t.to_json() for t in self.selection.terms],
             "scope": self.selection.scope.to_json() if self.selection.scope else
-            ({"outcome": "refuse", "kind": self.selection.refusal.kind} if self.refused else {"outcome": "answer"}),
+            ({"outcome": "refuse", "kind": self.selection.refusal.kind,
+              "suggestion": getattr(self.selection.refusal, "suggestion", None)} if self.refused else {"outcome": "answer"}),
             "topics": [m.to_json() for m in self.selection.topics],
             "confidence": self.selection.confidence,
             "suggestions": [m.to_json() for m in self.selection.suggestions],
@@ -66,6 +67,21 @@ class Result:
         if self.notes:
             out["notes"] = self.notes
         return out
+
+
+def scope_lead(result: Result) -> None:
+    """A silent topic opens its answer with 「律典对此无明文」 and names the rules that follow as
+    依义推及; a scope note says first which part of the question is not answered."""
+    scope = result.selection.scope
+    if scope is None or result.answer is None:
+        return
+    if scope.outcome == "silent":
+        found = list(dict.fromkeys(s["thing"] for s in scope.silent))
+        things = "、".join(t for t in found if not any(t != u and t in u for u in found))
+        lead = f"律典对此无明文（{things}是律典所未有之物）。以下是依义推及的相关律文，并非律典直接讲到此事。"
+    else:
+        lead = f"【范围说明】{scope.reply}"
+    result.answer.text = lead + "\n" + result.answer.text
 
 
 def check_question(question: str) -> str:
@@ -154,6 +170,7 @@ class Engine:
         self.retrieve(result, timing)
         t = time.perf_counter()
         result.answer = compose(self.pack, sel.texts, result.materials, [self.weight(x) for x in sel.texts])
+        scope_lead(result)
         timing["verify"] = result.answer.verify_ms
         timing["answer"] = (time.perf_counter() - t) * 1000 - result.answer.verify_ms
         result.timing_ms = timing

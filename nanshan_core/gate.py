@@ -45,6 +45,7 @@ class Refusal:
     kind: str
     label: str
     reply: str
+    suggestion: str | None = None       # an in-scope question to ask instead
 
 
 @dataclass
@@ -60,7 +61,7 @@ class Decision:
     def refusal(self) -> Refusal | None:
         if self.outcome != "refuse":
             return None
-        return Refusal(self.kind, _data()["kinds"][self.kind]["label"], self.reply)
+        return Refusal(self.kind, _data()["kinds"][self.kind]["label"], self.reply, self.suggestion)
 
     def to_json(self) -> dict:
         return {"outcome": self.outcome, "kind": self.kind, "reply": self.reply or None,
@@ -278,15 +279,15 @@ class Gate:
                      if (part.asks or len(parts) == 1) and self._out_of_scope(p["kind"], p["p"], p["text"])]
         if not out_parts and self._out_of_scope(whole_kind, whole_p, question) and len(parts) == 1:
             out_parts = parts
+        whole = [p for p in out_parts if p["kind"] in WHOLE_KINDS]
+        if whole:
+            return self._refuse(whole[0]["kind"], parts)
         silent = silent_things(question)
         advice = any(w in simplify(question) for w in _advice_words())
         if silent and not any(p["p"] >= 1.0 for p in out_parts) and not (out_parts and advice):
             return Decision("silent", None, _data()["silent_note"], silent=silent, parts=parts)
         if not out_parts:
             return Decision("answer", parts=parts)
-        whole = [p for p in out_parts if p["kind"] in WHOLE_KINDS]
-        if whole:
-            return self._refuse(whole[0]["kind"], parts)
         kind = max(out_parts, key=lambda p: p["p"])["kind"]
         in_scope = [p for p in parts if p not in out_parts
                     and (p["subject"] >= SUBJECT_AT or _vinaya_framed(p["text"])

@@ -300,7 +300,7 @@ def ask_with_model(engine, question: str, model: LocalModel | str, terms: list[s
                    on_token: Callable[[str], None] | None = None, cancel: threading.Event | None = None,
                    timeout: float = DEFAULT_TIMEOUT, topics: list[str] | None = None):
     """The whole pipeline with a model writing the prose; D verifies everything it wrote."""
-    from .engine import Result
+    from .engine import Result, scope_lead
     if isinstance(model, (str, os.PathLike)):
         model = load_model(model)
     timing: dict[str, float] = {}
@@ -320,6 +320,7 @@ def ask_with_model(engine, question: str, model: LocalModel | str, terms: list[s
     extractive = compose(engine.pack, sel.texts, result.materials, [engine.weight(x) for x in sel.texts])
     if not result.materials:
         result.answer = extractive
+        scope_lead(result)
         timing["answer"] = (time.perf_counter() - t) * 1000
         timing["verify"] = 0.0
         result.timing_ms = timing
@@ -342,6 +343,7 @@ def ask_with_model(engine, question: str, model: LocalModel | str, terms: list[s
         result.answer = extractive
     else:
         result.answer = Answer(text, cits, extractive.panes, extractive.no_sifenlu)
+    scope_lead(result)
     timing["verify"] = (time.perf_counter() - t) * 1000
     result.timing_ms = timing
     result.model["removed_coordinates"] = len(removed)   # how many; never echoed back as text

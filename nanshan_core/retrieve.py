@@ -46,7 +46,7 @@ class Quotas:
     per_work: dict = field(default_factory=lambda: {"T1428": 4})
     default_per_work: int = 4
     clue_share: float = 0.25        # at most this share of a layer's slots from the clue table
-    topic_share: float = 0.25       # at most this share from the chosen topics' own places
+    topic_share: float = 0.375      # at most this share from the chosen topics' own places (measured: tune sets)
     window: int = 720              # at most this many characters shown per material (sentence-aligned)
     run_on: int = 840              # a material ending with its passage runs on into the next up to this
 

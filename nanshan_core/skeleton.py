@@ -792,6 +792,7 @@ class Builder:
                     chapters[-1].end = r.end            # 自恣揵度上 / 下 are one chapter
                     continue
                 chapters.append(TocRange(r.level, label, r.start, r.end))
+        self.other_chapters(s, len(chapters))
         for i, ch in enumerate(chapters, 1):
             t = Topic(f"k.{i:02d}", "khandhaka", i)
             t.add_name(ch.label)
@@ -814,6 +815,18 @@ class Builder:
                     p.add_name(n)
                 self.topics[p.id] = p
                 self._find_all(p, proc.get("find", {}), ranges)
+
+    def other_chapters(self, s: Stream, after: int) -> None:
+        """The chapters of 四分律's fourth part that are not 犍度 — the councils (集法毘尼五百人,
+        七百集法毘尼), 調部, 毘尼增一 — are topics too (a reader asks who recited the Vinaya)."""
+        k = after
+        for r in toc_ranges(self.db, s):
+            if r.level == 2 and "揵度" not in r.label and _class_of(r.label) is None:
+                k += 1
+                t = Topic(f"k.{k:02d}", "chapter", k)
+                t.add_name(re.sub(r"^\d+\s*", "", r.label))
+                self.topics[t.id] = t
+                self.anchor(t, "T1428", "chapter", r.start)
 
     def pian(self) -> None:
         s = self.stream("T1804")

@@ -20,7 +20,7 @@ from .skeleton import CLASS_NAME
 LAYER_WORKS_ORDER = ("T1428", "T1804", "X0714", "X0728", "T1808", "T1806", "T1805",
                      "T1425", "T1421", "T1435")
 SKIP_ROLES = {("X0714", "heading")}      # 「【律】十八畜錢寶戒。」 alone says nothing
-CLASS_LABEL = {**CLASS_NAME, "khandhaka": "犍度", "procedure": "羯磨法", "pian": "行事鈔篇",
+CLASS_LABEL = {**CLASS_NAME, "khandhaka": "犍度", "chapter": "四分律章", "procedure": "羯磨法", "pian": "行事鈔篇",
                "section": "篇章", "class": "篇聚"}
 
 

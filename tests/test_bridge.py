@@ -1,0 +1,90 @@
+"""The vernacular bridge: which topic a question is about, on the real pack's skeleton.
+
+Questions here are written for the tests, not taken from any evaluation set; each asserts
+what a reader would check — the topic named first, the nuns' rule for a nun, both parts
+of a two-part question, no topic pretended when there is none.
+"""
+import pytest
+
+from nanshan_core import bridge
+from nanshan_core.normalize import simplify
+
+pytestmark = pytest.mark.fullpack
+
+
+def top(engine, q):
+    m = engine.matcher.match(q)
+    return m, [x.topic.id for x in m.chosen()]
+
+
+def test_framing_and_address_are_never_the_topic(engine):
+    a = bridge.analyse("阿弥陀佛，请问法师，戒律上这样可以吗？算不算犯戒？")
+    masked = "".join(a.simple[i] for i in sorted(a.masked))
+    for w in ("阿弥陀佛", "请问", "法师", "戒律上", "可以吗", "算不算犯戒"):
+        assert w in masked
+    m, ids = top(engine, "请问法师，戒律上可以吗？算不算犯戒？")
+    assert m.confidence < 0.5 and not m.sure
+
+
+def test_a_topic_the_question_names_outranks_incidental_words(engine):
+    m, ids = top(engine, "非时食戒要怎么持？早上赶车来不及吃饭怎么办？")
+    assert ids[0] == "m.pc.37" and m.sure
+
+
+def test_modern_words_reach_the_texts_words(engine):
+    for q, tid in [("出家人能不能喝酒？", "m.pc.51"), ("比丘能不能自己保管钱？", "m.np.18"),
+                   ("出家人可以给人做媒吗", "m.sa.5")]:
+        m, ids = top(engine, q)
+        assert tid in ids, (q, ids)
+
+
+def test_traditional_and_simplified_alike(engine):
+    assert top(engine, "出家人能不能碰錢？")[1] == top(engine, "出家人能不能碰钱？")[1]
+
+
+def test_a_question_about_nuns_gets_the_nuns_rule(engine):
+    m, ids = top(engine, "我们比丘尼过了中午还能吃东西吗？")
+    assert ids[0].startswith("n.pc.")
+    assert engine.skeleton.get(ids[0]).same_as == "m.pc.37"
+
+
+def test_each_part_of_a_two_part_question_gets_its_topic(engine):
+    m, ids = top(engine, "比丘能不能自己保管钱？另外，比丘尼可以一个人过河吗？")
+    assert "m.np.18" in ids
+    assert any(engine.skeleton.get(i).nun and engine.skeleton.get(i).cls == "sa" for i in ids), ids
+
+
+def test_a_question_with_no_clear_topic_says_so_and_offers_choices(engine):
+    res = engine.ask("这个怎么算？")
+    assert (res.selection.confidence or 0) < 0.5
+    d = res.to_json()
+    assert d["confidence"] is not None and d["topics"] == [] or d["confidence"] < 0.5
+
+
+def test_choosing_a_topic_asks_about_it(engine):
+    res = engine.ask("这个怎么算？", topics=["m.pc.37"])
+    d = res.to_json()
+    assert [t["id"] for t in d["topics"]] == ["m.pc.37"] and d["confidence"] == 1.0
+    works = {m.work for m in res.materials if m.source == "topic"}
+    assert {"T1428", "T1804", "T1805"} <= works
+
+
+def test_topic_places_come_first_in_each_layer(engine):
+    res = engine.ask("过了中午还能吃东西吗？")
+    assert res.selection.topics and res.selection.topics[0].topic.id == "m.pc.37"
+    first = {}
+    for m in res.materials:
+        first.setdefault(m.layer, m)
+    assert first["vinaya"].source == "topic" and first["vinaya"].work == "T1428"
+
+
+def test_every_word_map_word_occurs_in_the_pack(engine):
+    missing = sorted({w for ws in bridge.wordmap().values() for w in ws if engine.df(w) == 0})
+    assert missing == []
+    assert len(bridge.wordmap()) >= 400
+
+
+def test_framing_words_are_no_topic_names(engine):
+    framing = {simplify(w) for w in bridge._bridge_data()["framing"]}
+    names = {simplify(n) for t in engine.skeleton.topics.values() for n in t.names}
+    assert framing & names == set()
