@@ -209,9 +209,11 @@ def cite_html(part: Cite, forms: dict, pal: Palette, copy_index: int | None = No
 def topics_html(selection, pal: Palette) -> str:
     """What the question was taken to be about, or — when no topic was clear — that the app could
     not tell, with the closest topics as links that ask again about the one chosen."""
-    if selection.topics:
+    sure = (selection.confidence or 0) >= 0.5
+    if selection.topics and (sure or selection.scope is not None):
+        how = "依义推及" if selection.scope is not None and selection.scope.outcome == "silent" else "所问主题"
         names = "、".join(esc(m.topic.label()) for m in selection.topics)
-        return f'<p style="margin-top:2px; margin-bottom:4px; color:{pal.muted};"><small>所问主题：{names}</small></p>'
+        return f'<p style="margin-top:2px; margin-bottom:4px; color:{pal.muted};"><small>{how}：{names}</small></p>'
     if selection.confidence is None:
         return ""
     links = "　".join(f'<a href="{href("topic", m.topic.id)}">{esc(m.topic.label())}</a>'

@@ -40,7 +40,8 @@ def _answer_block(result, forms: dict) -> str:
     for part in ah.answer_parts(result.answer.text, result.answer.citations):
         if isinstance(part, ah.Cite):
             c = part.citation
-            tail = f"〔{c.coord} · {LEVEL_LABELS[c.level]}〕" if c.coord else f"〔{LEVEL_LABELS[c.level]}〕"
+            tail = (f"〔{c.coord}（{ah.esc(cbeta_ref(c.coord))}）· {LEVEL_LABELS[c.level]}〕" if c.coord
+                    else f"〔{LEVEL_LABELS[c.level]}〕")
             if c.corrected_from:
                 tail = f"（原写材料{c.corrected_from}，核验时更正）" + tail
             out.append(f"「{ah.text_html(c.quote, forms, PRINT)}」（材料{c.material}）<small>{tail}</small>")

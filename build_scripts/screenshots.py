@@ -2,7 +2,9 @@
 
     .venv/bin/python build_scripts/screenshots.py [OUT_DIR] [--pack DIR] [--model FILE.gguf | --no-model]
 
-Writes main.png (an answer with its three layers), reader.png (a fascicle at
+Writes main.png (an answer with its three layers), refusal.png, scope-note.png,
+silent.png and choices.png (the scope gate's outcomes and a question with no clear topic),
+reader.png (a fascicle at
 a line), locator.png (the page locator), presentation.png (presentation
 mode), and with a local model model-menu.png (the 模型 menu with a model
 loaded), model-streaming.png (the model's draft arriving, marked unverified)
@@ -26,6 +28,10 @@ ROOT = Path(__file__).resolve().parent.parent
 WIDTH, HEIGHT = 1600, 1000
 QUESTION = "什么情况下会被赶出僧团？"
 MODEL_QUESTION = "比丘可以喝酒吗？"
+SCOPE_SHOTS = [("refusal.png", "我胃疼了好几天，该吃哪种药？"),
+               ("scope-note.png", "比丘尼能不能告官？按现在的民法怎么起诉？"),
+               ("silent.png", "出家人能不能用微信支付收钱？"),
+               ("choices.png", "这样做到底行不行啊？")]
 DRAFT_TOKENS = 40          # stop the model after this many tokens: a shot, not an essay
 
 
@@ -92,6 +98,10 @@ def main(argv=None) -> int:
         saved.append(path)
 
     shot(window, "main.png")
+    for name, q in SCOPE_SHOTS:          # the gate's outcomes and the 「您是否想问」 choices
+        if ask_and_wait(window, q)[0] is not None:
+            shot(window, name)
+    ask_and_wait(window, QUESTION)
     coord = first_coordinate(result)
     window.open_coord(coord)
     reader = window.current_reader()

@@ -40,9 +40,11 @@ FUZZY_COVER = 0.5     # share of a phrasing's bigrams a question must hold to me
 LOOSE_WEIGHT = 8.0    # the best topic of the loose (BM25) channel counts as this many characters …
 LOOSE_SURE = 100.0    # … when its BM25 score reaches this; the others in proportion
 GENERAL = {"class", "khandhaka", "pian", "chapter"}
+NOT_NUN_WEIGHT = 0.4  # a rule only nuns have, when the question does not speak of nuns
 GENERAL_WEIGHT = 0.6  # a chapter or class as a whole, against one of its rules or procedures
 STORY_WEIGHT = 0.6    # evidence in a part that only tells the story around the question
 SURE = 6.0            # a top score (about: question characters explained) at which a topic is clear
+GUESS_FLOOR = 2.0     # below this the best topic is not offered as the question's topic at all
 RUNNER_UP = 0.75     # a second topic is chosen when it scores this close to the first
 MARGIN = 1.25         # … and ahead of the next unrelated topic by this factor
 
@@ -89,10 +91,16 @@ class Matches:
     def sure(self) -> bool:
         return self.confidence >= 0.5
 
+    def suggestions(self, limit: int = 5) -> list[TopicMatch]:
+        """The closest topics, offered when none is clear (「您是否想问」); none below a guess."""
+        if self.sure:
+            return []
+        return [m for m in self.ranked if m.score >= GUESS_FLOOR * 0.75][:limit]
+
     def chosen(self, limit: int = 3) -> list[TopicMatch]:
         """The topics the answer is about: each part's topic, then close runners-up."""
-        if not self.main:
-            return []
+        if not self.main or self.main[0].score < GUESS_FLOOR:
+            return []             # not even a guess: 「这样做行不行」 is about nothing in particular
         top = max(m.score for m in self.ranked)
         out: list[TopicMatch] = []
         for m in self.main:        # each part's topic, when it stands on real evidence
@@ -432,10 +440,14 @@ class Matcher:
         # the part that names its topic leads; else a part that asks before one that tells a story
         asks = {i for i, p in enumerate(a.parts) if p.asks}
         main.sort(key=lambda m: (m.topic.id not in named_parts, m.part not in asks, -m.score))
-        ranked = sorted(best.values(), key=lambda m: -m.score)
         nun_parts = {i for i, p in enumerate(a.parts) if p.nun}
-        ranked = [self._as_nun(m) if m.part in nun_parts else m for m in ranked
-                  if m.part in nun_parts or not (m.topic.nun and m.score < 1.5 * SURE)] or ranked
+        for m in list(best.values()) + main:      # a nuns' own rule, asked without a word of nuns
+            if m.topic.nun and m.part not in nun_parts and not getattr(m, "_damped", False):
+                m.score *= NOT_NUN_WEIGHT
+                m._damped = True
+        main.sort(key=lambda m: (m.topic.id not in named_parts, m.part not in asks, -m.score))
+        ranked = sorted(best.values(), key=lambda m: -m.score)
+        ranked = [self._as_nun(m) if m.part in nun_parts else m for m in ranked]
         main = [self._as_nun(m) if m.part in nun_parts else m for m in main]
         return Matches(ranked, main, self._confidence(ranked, main), a)
 

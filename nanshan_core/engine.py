@@ -141,7 +141,7 @@ class Engine:
             if sel.refusal is None:
                 sel.topics = matches.chosen() if matches.sure else matches.chosen()[:2]
                 sel.confidence = matches.confidence
-                sel.suggestions = [] if matches.sure else matches.ranked[:5]
+                sel.suggestions = matches.suggestions()
         else:
             sel = terms_mod.select(question, df_share=self.df_share, matches=matches, decision=decision)
         sel.scope = decision if decision.outcome in ("scope_note", "silent") else None

@@ -372,7 +372,7 @@ def select(question: str, df_share=None, matches=None, decision=None) -> Selecti
     if matches is not None:
         sel.topics = chosen
         sel.confidence = matches.confidence
-        sel.suggestions = [] if matches.sure else matches.ranked[:5]
+        sel.suggestions = matches.suggestions()
     return sel
 
 

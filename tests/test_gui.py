@@ -144,7 +144,7 @@ def test_clue_and_link_materials_are_marked(answered):
         pane = window.panes[m.layer]
         pos = pane.view.anchor_position(f"coord:{m.start_coord}")
         block = pane.view.document().findBlock(pos).text()
-        expected = {"clue": "线索", "link": "注释对应", "search": "检索"}[m.source]
+        expected = {"clue": "线索", "link": "注释对应", "search": "检索", "topic": "主题"}[m.source]
         assert expected in block, f"material {m.n} ({m.source}) not marked as {expected}: {block}"
 
 
