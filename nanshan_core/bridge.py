@@ -268,20 +268,42 @@ class TopicIndex:
     apart, more strongly."""
 
     def __init__(self, targets: list["_Target"]):
-        from whoosh import fields
+        docs = [" ".join(tg.names + tg.keywords + [plain for _, plain in tg.phrasings]) + " " + simplify(tg.topic.text)
+                for tg in targets]
+        self.ix = self._open(docs)
+        self.searcher = self.ix.searcher()
+
+    @staticmethod
+    def _open(docs: list[str]):
+        """The index for these documents: kept in the user cache, keyed on their text (a changed
+        phrasing or pack builds a new one, about two seconds), else built in memory."""
+        import hashlib
+        from whoosh import fields, index as windex
         from whoosh.filedb.filestore import RamStorage
         from .index import CharNgramTokenizer
+        from .paths import user_cache_dir
         schema = fields.Schema(n=fields.NUMERIC(stored=True), uni=fields.TEXT(analyzer=CharNgramTokenizer(1)),
                                bi=fields.TEXT(analyzer=CharNgramTokenizer(2)))
-        self.ix = RamStorage().create_index(schema)
-        w = self.ix.writer()
-        for k, tg in enumerate(targets):
-            t = tg.topic
-            words = " ".join(tg.names + tg.keywords + [plain for _, plain in tg.phrasings])
-            text = words + " " + simplify(t.text)
+        key = hashlib.sha256("\x00".join(docs).encode()).hexdigest()[:16]
+        folder = user_cache_dir() / "topic-index" / key
+        try:
+            if (folder / "done").exists():
+                return windex.open_dir(str(folder))
+        except Exception:               # a damaged cache is rebuilt, never trusted
+            pass
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            ix = windex.create_in(str(folder), schema)
+        except OSError:                 # no writable cache: in memory, as fast the first time
+            ix = RamStorage().create_index(schema)
+            folder = None
+        w = ix.writer()
+        for k, text in enumerate(docs):
             w.add_document(n=k, uni=text, bi=text)
         w.commit()
-        self.searcher = self.ix.searcher()
+        if folder is not None:
+            (folder / "done").write_text("ok")
+        return ix
 
     def search(self, chars: list[str], bigrams: list[str], limit: int = 60) -> dict[int, float]:
         from whoosh import query as wq
@@ -300,7 +322,7 @@ class Matcher:
         self.skeleton = skeleton
         self.targets: list[_Target] = []
         for t in skeleton.matchable():
-            names = sorted({simplify(c) for n in t.names for c in _cores(n)}, key=len, reverse=True)
+            names = sorted({simplify(c) for n in t.names for c in _cores(n)}, key=lambda w: (-len(w), w))
             keywords = [simplify(k) for k in t.keywords]
             phr = [(_pattern(p), simplify(p.replace("*", ""))) for p in t.phrasings if p.strip()]
             # the words a modern word may meet through the word map: names and keywords, not the

@@ -48,6 +48,11 @@ def user_config_dir() -> Path:
     return Path(os.environ.get("NANSHAN_CONFIG_DIR") or platformdirs.user_config_dir(APP_NAME, APP_AUTHOR))
 
 
+def user_cache_dir() -> Path:
+    """Things rebuilt on demand (the topic index): losing them costs only time."""
+    return Path(os.environ.get("NANSHAN_CACHE_DIR") or platformdirs.user_cache_dir(APP_NAME, APP_AUTHOR))
+
+
 def bundled_pack_dir() -> Path:
     return project_root() / "corpus_pack"
 
