@@ -14,7 +14,7 @@ Four outcomes:
 
 How a kind is recognised: a small naive Bayes classifier over character 1-3-grams,
 trained when first used from the labelled questions in resources/scope (the tune half
-only) plus the topics' modern phrasings as examples of in-scope speech; each part of the
+and further questions written for training; the test half is in tests/eval) plus the topics' modern phrasings as examples of in-scope speech; each part of the
 question is classified on its own (「比丘尼能不能告官？按现在的民法怎么起诉？」 has
 two parts and two answers).  Whether a Vinaya subject is present comes from the topic
 bridge.  A few words no classifier should have to learn (a temple's or master's name
@@ -36,7 +36,9 @@ from .text import is_word_char
 KINDS = ("invent", "judge", "medical", "legal", "financial", "doctrine", "divination")
 WHOLE_KINDS = ("invent", "judge")        # never answered in part: they ask for a made-up text or a verdict
 REFUSE_AT = 0.75         # posterior of an out-of-scope kind at which a part is out of scope
-LEX_WEIGHT = 0.35        # what each domain word adds to a kind's posterior (at most three count)
+NOT_ANSWER = 0.02        # the classifier's posterior for 'answer' under which a question with no
+                         # Vinaya words is out of scope even without a domain word
+LEX_WEIGHT = 0.4         # what each domain word adds to a kind's posterior (at most three count)
 SUBJECT_AT = 2.5         # topic evidence (bridge score) at which a part has a Vinaya subject
 
 
@@ -135,8 +137,10 @@ def training_examples(extra_answers: list[str] = ()) -> list[tuple[str, str]]:
     """The tune half of the labelled set: refusals by kind; near-misses, silent topics and
     in-scope speech as 'answer'.  Scope-note questions hold both kinds and teach neither."""
     out = []
-    path = resource_path("scope", "labelled-tune.jsonl")
-    for line in path.read_text(encoding="utf-8").splitlines():
+    lines = []
+    for path in sorted(resource_path("scope").glob("labelled-*.jsonl")):
+        lines += path.read_text(encoding="utf-8").splitlines()
+    for line in lines:
         if not line.strip():
             continue
         row = json.loads(line)
@@ -239,7 +243,8 @@ class Gate:
         vinaya = sum(1 for w in _vinaya_words() if w in q)
         advice = any(w in q for w in _advice_words())
         best, strength = "answer", post.get("answer", 0.0)
-        identified = (names_someone(text) or _identifies(q)) and bool(re.search(_data()["verdict"], q))
+        pointed = names_someone(text) or _identifies(q)
+        identified = pointed and (bool(re.search(_data()["verdict"], q)) or post.get("judge", 0.0) >= 0.9)
         for k in KINDS:
             if k == "judge" and not identified:
                 continue                    # a verdict needs someone to be judged
@@ -247,14 +252,20 @@ class Gate:
                 val = post.get(k, 0.0)
             else:
                 val = post.get(k, 0.0) + LEX_WEIGHT * min(lex[k], 3)
-                if lex[k] == 0 or (vinaya and not advice and lex[k] < 2):
-                    val = min(val, post.get(k, 0.0)) * (0.5 if vinaya else 1.0)
+                if lex[k] == 0:
+                    # the classifier alone, on a few hundred examples, is not enough to turn a
+                    # question away unless it is all but certain and nothing of the Vinaya is in it
+                    val = post.get(k, 0.0) if post.get(k, 0.0) >= 0.99 and not vinaya else 0.0
+                elif vinaya and not advice and lex[k] < 2:
+                    val = min(val, post.get(k, 0.0)) * 0.5
             if val > strength and val >= REFUSE_AT:
                 best, strength = k, min(val, 0.999)
-        if best == "answer" and post.get("answer", 0.0) < 0.2 and not vinaya:
+        if best == "answer" and post.get("answer", 0.0) < 0.2 and not vinaya and subject < 2 * SUBJECT_AT:
             # nothing of the Vinaya in it, the classifier is sure it is not in scope, and words
             # of some kind's domain say which
             cands = [k for k in KINDS if lex[k] and k not in WHOLE_KINDS]
+            if not cands and post.get("answer", 0.0) < NOT_ANSWER:
+                cands = [k for k in KINDS if k not in WHOLE_KINDS]
             if cands:
                 best = max(cands, key=lambda x: post.get(x, 0.0) + LEX_WEIGHT * min(lex[x], 3))
                 strength = REFUSE_AT
@@ -303,7 +314,7 @@ class Gate:
             return False
         if kind == "judge":
             q = simplify(text)
-            return (names_someone(text) or _identifies(q)) and bool(re.search(_data()["verdict"], q))
+            return (names_someone(text) or _identifies(q)) and (bool(re.search(_data()["verdict"], q)) or p >= 0.9)
         if kind == "invent":
             return p >= 1.0 or (p >= 0.95 and any(w in simplify(text) for w in _words("invent")))
         return True
