@@ -36,8 +36,6 @@ from .text import is_word_char
 KINDS = ("invent", "judge", "medical", "legal", "financial", "doctrine", "divination")
 WHOLE_KINDS = ("invent", "judge")        # never answered in part: they ask for a made-up text or a verdict
 REFUSE_AT = 0.75         # posterior of an out-of-scope kind at which a part is out of scope
-NOT_ANSWER = 0.02        # the classifier's posterior for 'answer' under which a question with no
-                         # Vinaya words is out of scope even without a domain word
 LEX_WEIGHT = 0.4         # what each domain word adds to a kind's posterior (at most three count)
 SUBJECT_AT = 2.5         # topic evidence (bridge score) at which a part has a Vinaya subject
 
@@ -242,11 +240,13 @@ class Gate:
         lex = {k: sum(1 for w in _words(k) if w in q) for k in KINDS}
         vinaya = sum(1 for w in _vinaya_words() if w in q)
         advice = any(w in q for w in _advice_words())
-        best, strength = "answer", post.get("answer", 0.0)
+        best, strength = "answer", 0.0
         pointed = names_someone(text) or _identifies(q)
-        identified = pointed and (bool(re.search(_data()["verdict"], q)) or post.get("judge", 0.0) >= 0.9)
+        identified = pointed and bool(re.search(_data()["verdict"], q))
+        if identified:                      # a verdict asked on someone the asker points to
+            return "judge", 1.0
         for k in KINDS:
-            if k == "judge" and not identified:
+            if k == "judge":
                 continue                    # a verdict needs someone to be judged
             if k in WHOLE_KINDS:
                 val = post.get(k, 0.0)
@@ -256,16 +256,15 @@ class Gate:
                     # the classifier alone, on a few hundred examples, is not enough to turn a
                     # question away unless it is all but certain and nothing of the Vinaya is in it
                     val = post.get(k, 0.0) if post.get(k, 0.0) >= 0.99 and not vinaya else 0.0
-                elif vinaya and not advice and lex[k] < 2:
+                elif vinaya and not advice and lex[k] < 3:
+                    # the Vinaya's own framing (出家人…开悟证果 is 大妄語) and no advice asked for
                     val = min(val, post.get(k, 0.0)) * 0.5
-            if val > strength and val >= REFUSE_AT:
+            if val > strength and val >= REFUSE_AT:   # domain words outweigh the in-scope posterior
                 best, strength = k, min(val, 0.999)
         if best == "answer" and post.get("answer", 0.0) < 0.2 and not vinaya and subject < 2 * SUBJECT_AT:
             # nothing of the Vinaya in it, the classifier is sure it is not in scope, and words
             # of some kind's domain say which
             cands = [k for k in KINDS if lex[k] and k not in WHOLE_KINDS]
-            if not cands and post.get("answer", 0.0) < NOT_ANSWER:
-                cands = [k for k in KINDS if k not in WHOLE_KINDS]
             if cands:
                 best = max(cands, key=lambda x: post.get(x, 0.0) + LEX_WEIGHT * min(lex[x], 3))
                 strength = REFUSE_AT
@@ -314,7 +313,7 @@ class Gate:
             return False
         if kind == "judge":
             q = simplify(text)
-            return (names_someone(text) or _identifies(q)) and (bool(re.search(_data()["verdict"], q)) or p >= 0.9)
+            return (names_someone(text) or _identifies(q)) and bool(re.search(_data()["verdict"], q))
         if kind == "invent":
             return p >= 1.0 or (p >= 0.95 and any(w in simplify(text) for w in _words("invent")))
         return True
