@@ -299,7 +299,8 @@ class Retriever:
                         if linked > ranking.get(d2, (0.0,))[0]:
                             ranking[d2] = (linked, "link")
 
-    SECTION_MAX = 60        # passages a topic's section may span (a 犍度 is far longer: its opening is enough)
+    SECTION_MAX = 60        # passages a topic's section may span
+    CHAPTER_MAX = 400       # … and a chapter (a 篇, a 犍度): searched within, its opening taken first
 
     def places(self, anchors) -> list[Place]:
         """Passages of a topic's anchors (skeleton lines) in retrieval order."""
@@ -312,7 +313,8 @@ class Retriever:
             end = doc + 1
             if a.end_line:
                 nxt = self.doc_at_line(a.end_line)
-                if nxt is not None and doc < nxt[0] <= doc + self.SECTION_MAX:
+                span = self.CHAPTER_MAX if a.role == "chapter" else self.SECTION_MAX
+                if nxt is not None and doc < nxt[0] <= doc + span:
                     end = nxt[0] + (1 if nxt[1] > 0 else 0)
             if self.chunks[doc].layer == a.layer:
                 out.append(Place(a.layer, a.work, doc, max(end, doc + 1), off))

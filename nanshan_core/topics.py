@@ -19,7 +19,8 @@ from .skeleton import CLASS_NAME
 # 行事鈔 and the 疏 before 含注戒本, 資持記 before 行宗記.
 LAYER_WORKS_ORDER = ("T1428", "T1804", "X0714", "X0728", "T1808", "T1806", "T1805",
                      "T1425", "T1421", "T1435")
-SKIP_ROLES = {("X0714", "heading")}      # 「【律】十八畜錢寶戒。」 alone says nothing
+SKIP_ROLES = {("X0714", "heading")}
+NUNS_PIAN = "p.29"          # 行事鈔 尼眾別行篇 (and 資持記's 釋尼眾篇): where 道宣 treats the nuns' own rules      # 「【律】十八畜錢寶戒。」 alone says nothing
 CLASS_LABEL = {**CLASS_NAME, "khandhaka": "犍度", "chapter": "四分律章", "procedure": "羯磨法", "pian": "行事鈔篇",
                "section": "篇章", "class": "篇聚"}
 
@@ -139,9 +140,28 @@ class Skeleton:
         if t.same_as and t.same_as in self.topics:
             have = {a.work for a in own}
             own += [a for a in self.topics[t.same_as].anchors if a.work not in have]
+        # a layer that does not treat the topic on its own treats the chapter around it: a
+        # procedure's 犍度 and 篇, a section's 篇, a nuns' own rule the 尼眾別行篇
+        have_layers = {a.layer for a in own}
+        for up in self._chapters_of(t):
+            for a in up.anchors:
+                if a.layer not in have_layers and a.role != "exempt":
+                    own.append(TopicAnchor(a.layer, a.work, "chapter", a.line, a.end_line))
+            have_layers |= {a.layer for a in own}
         rank = {w: i for i, w in enumerate(LAYER_WORKS_ORDER)}
         own.sort(key=lambda a: (rank.get(a.work, 99), a.role == "exempt"))
         return [a for a in own if (layer is None or a.layer == layer) and (a.work, a.role) not in SKIP_ROLES]
+
+    def _chapters_of(self, t: Topic) -> list[Topic]:
+        out = []
+        if t.parent and t.parent in self.topics:
+            out.append(self.topics[t.parent])
+            grand = self.topics[t.parent].parent
+            if grand and grand in self.topics:
+                out.append(self.topics[grand])
+        if t.nun and t.is_rule and not t.same_as and NUNS_PIAN in self.topics:
+            out.insert(0, self.topics[NUNS_PIAN])
+        return out
 
     def matchable(self) -> list[Topic]:
         """Topics a question can be matched to: a nuns' rule that repeats a monks' rule is reached
