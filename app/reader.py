@@ -303,6 +303,7 @@ class ReaderTab(QWidget):
     message = Signal(str)
     error = Signal(str)
     titleChanged = Signal(str)
+    lineShown = Signal(int, int)        # fascicle id, id of the line at the top of the view (the library follows)
 
     def __init__(self, session, fonts, pal_getter, point_size: float, parent=None):
         super().__init__(parent)
@@ -334,6 +335,7 @@ class ReaderTab(QWidget):
         self.view.setItemDelegate(self.delegate)
         self.view.resized.connect(self._view_resized)
         self.view.selectionModel().currentChanged.connect(self._current_changed)
+        self.view.verticalScrollBar().valueChanged.connect(lambda _: self._report_top())
         self.locator = PageLocator()
         self._build_toolbar()
         self._build_actions()
@@ -571,6 +573,14 @@ class ReaderTab(QWidget):
         return self.model.lines[r] if r is not None else None
 
     # -- locator -------------------------------------------------------------------------------------
+    def _report_top(self) -> None:
+        """Which line the reader shows at its top, for the library's tree to follow."""
+        if self.model.fascicle is None or not self.model.lines:
+            return
+        idx = self.view.indexAt(self.view.viewport().rect().topLeft())
+        row = idx.row() if idx.isValid() else 0
+        self.lineShown.emit(self.model.fascicle.id, self.model.lines[row].id)
+
     def _current_changed(self, current, _previous) -> None:
         if current.isValid():
             self._update_locator(current.row())

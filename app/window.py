@@ -32,12 +32,14 @@ from . import answer_html as ah
 from . import handout
 from .bookmarks import BookmarksDock
 from .citations import cbeta_citation
+from .library import LibraryDock
 from .message_bar import MessageBar
 from .model_ctl import ModelController
 from .model_menu import ModelIndicator, ModelMenu
 from .panes import LayerPane, TextPane
 from .question_bar import QuestionBar
 from .reader import ReaderTab
+from .search_tab import SearchTab
 from .term_chips import TermChips
 from .theme import DEFAULT_THEME, PRESENTATION_THEME, apply_theme, palette
 from .workers import Runner, Task
@@ -106,6 +108,12 @@ class MainWindow(QMainWindow):
         self.tabs.setTabsClosable(True)
         self.tabs.addTab(self.ask_page, "问答")
         self.tabs.tabBar().setTabButton(0, self.tabs.tabBar().ButtonPosition.RightSide, None)
+        self.search_tab = SearchTab(self.session, self.runner)
+        self.search_tab.openRequested.connect(self.open_coord_finding)
+        self.search_tab.error.connect(lambda text: self.messages.error(text, tag="search"))
+        self.search_tab.message.connect(self.notify)
+        self.tabs.addTab(self.search_tab, "检索")
+        self.tabs.tabBar().setTabButton(1, self.tabs.tabBar().ButtonPosition.RightSide, None)
         self.tabs.tabCloseRequested.connect(self._close_tab)
         central = QWidget()
         cl = QVBoxLayout(central)
@@ -119,6 +127,10 @@ class MainWindow(QMainWindow):
         self.bookmarks.error.connect(self.messages.error)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.bookmarks)
         self.bookmarks.hide()
+        self.library = LibraryDock(self.session.pack, self)
+        self.library.openRequested.connect(self.open_coord)
+        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.library)
+        self.library.setVisible(bool(self.userdata.get("show_library", True)))
         self._build_toolbar()
         self.status_label = QLabel()
         self.model_menu = ModelMenu(self.model_ctl, self)
@@ -216,7 +228,12 @@ class MainWindow(QMainWindow):
         self.act_bookmarks.setText("书签")
         self.act_bookmarks.setShortcut(QKeySequence("Ctrl+B"))
         self.addAction(self.act_bookmarks)
-        self.act_jump = self._action("跳到坐标", self._focus_jump, ["Ctrl+G", "Ctrl+L"])
+        self.act_jump = self._action("跳到坐标", self._focus_jump, ["Ctrl+G"])
+        self.act_library = self.library.toggleViewAction()
+        self.act_library.setText("书库")
+        self.addAction(self.act_library)
+        self.act_library_filter = self._action("筛选书库", self.library.focus_filter, ["Ctrl+L"])
+        self.act_search = self._action("原文检索", self.focus_search, ["Ctrl+Shift+F"])
         self.act_about = self._action("关于南山问律", self.about)
         for act in (self.act_export_html, self.act_export_pdf):
             act.setEnabled(False)
@@ -227,7 +244,8 @@ class MainWindow(QMainWindow):
         v = self.menuBar().addMenu("视图")
         v.addActions([self.act_zoom_in, self.act_zoom_out, self.act_zoom_reset])
         v.addSeparator()
-        v.addActions([self.act_present, self.act_contrast, self.act_bookmarks, self.act_jump])
+        v.addActions([self.act_present, self.act_contrast, self.act_bookmarks, self.act_library,
+                      self.act_library_filter, self.act_search, self.act_jump])
         self.menuBar().addMenu(self.model_menu)
         self.menuBar().addMenu("帮助").addAction(self.act_about)
         self.toolbar.addAction(self.act_bookmarks)
@@ -544,6 +562,7 @@ class MainWindow(QMainWindow):
         reader.bookmarkRequested.connect(self.add_bookmark)
         reader.targetPainted.connect(self.linePainted)
         reader.titleChanged.connect(lambda title, r=reader: self._retitle(r, title))
+        reader.lineShown.connect(self.library.locate)
         self.tabs.addTab(reader, "阅读")
         # give the new tab its final size before ten thousand rows are measured against it
         reader.setGeometry(self.tabs.currentWidget().geometry())
@@ -576,6 +595,19 @@ class MainWindow(QMainWindow):
         self.messages.clear("coord")
         self.notify(f"{line.coord}　{coords.parse(line.coord).human()}")
         return line.coord
+
+    def open_coord_finding(self, coord: str, phrase: str) -> str | None:
+        """Open a concordance hit: the reader at its line, the phrase found and marked there."""
+        shown = self.open_coord(coord)
+        reader = self.current_reader()
+        if shown and reader is not None and phrase:
+            reader.find_edit.setText(phrase)
+        return shown
+
+    def focus_search(self) -> None:
+        self.tabs.setCurrentWidget(self.search_tab)
+        self.search_tab.phrase_edit.setFocus()
+        self.search_tab.phrase_edit.selectAll()
 
     def jump(self) -> str | None:
         return self.open_coord(self.jump_edit.text())
@@ -756,6 +788,7 @@ class MainWindow(QMainWindow):
         self._save(self.userdata.set, "draft_question", self.question_bar.text())
         self._save(self.userdata.set, "geometry", bytes(self.saveGeometry().toBase64()).decode("ascii"))
         self._save(self.userdata.set, "last_pack", str(self.session.pack.path))
+        self._save(self.userdata.set, "show_library", self.library.isVisible())
         runners = [self.runner, self.export_runner, self.prefetch_runner]
         if self._generating:
             # the model stops at its next token; a long prompt may still be read, so wait

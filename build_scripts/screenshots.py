@@ -4,6 +4,7 @@
 
 Writes main.png (an answer with its three layers), refusal.png, scope-note.png,
 silent.png and choices.png (the scope gate's outcomes and a question with no clear topic),
+library.png (書庫 with 行事鈔's contents), concordance.png (检索 for 突吉羅), reader-hit.png,
 reader.png (a fascicle at
 a line), locator.png (the page locator), presentation.png (presentation
 mode), and with a local model model-menu.png (the 模型 menu with a model
@@ -101,6 +102,7 @@ def main(argv=None) -> int:
     for name, q in SCOPE_SHOTS:          # the gate's outcomes and the 「您是否想问」 choices
         if ask_and_wait(window, q)[0] is not None:
             shot(window, name)
+    library_shots(window, shot)
     ask_and_wait(window, QUESTION)
     coord = first_coordinate(result)
     window.open_coord(coord)
@@ -126,6 +128,35 @@ def main(argv=None) -> int:
     for path in saved:
         print(path)
     return 0
+
+
+def library_shots(window, shot) -> None:
+    """書庫 with 行事鈔's contents open; the concordance for 突吉羅; the reader opened from a hit."""
+    from app.selftest import wait_for
+    lib = window.library
+    lib.show()
+    lib.filter_edit.setText("行事鈔")
+    proxy = lib.proxy
+    group = proxy.index(0, 0)
+    work = proxy.index(0, 0, group)
+    lib.tree.expand(group)
+    lib.tree.expand(work)
+    for r in range(proxy.rowCount(work)):
+        lib.tree.expand(proxy.index(r, 0, work))
+    shot(window, "library.png")
+    lib.filter_edit.clear()
+    tab = window.search_tab
+    window.focus_search()
+    tab.phrase_edit.setText("突吉羅")
+    found = []
+    tab.searched.connect(found.append)
+    tab.run()
+    wait_for(lambda: bool(found), 60)
+    shot(window, "concordance.png")
+    tab._open_row(tab.model.index(3, 0))
+    wait_for(lambda: window.current_reader() is not None and window.current_reader().target_visible(), 10)
+    shot(window, "reader-hit.png")
+    window.tabs.setCurrentWidget(window.ask_page)
 
 
 def model_shots(window, model: str, shot) -> None:

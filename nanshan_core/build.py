@@ -14,6 +14,7 @@ import datetime as _dt
 import hashlib
 import json
 import os
+import re
 import shutil
 import sqlite3
 import time
@@ -49,6 +50,7 @@ CREATE TABLE passages(id INTEGER PRIMARY KEY, fascicle INTEGER, layer TEXT, segm
 CREATE TABLE gaiji(char TEXT PRIMARY KEY, cb TEXT, unicode TEXT, normal TEXT, composition TEXT);
 CREATE TABLE charmap(src TEXT PRIMARY KEY, dst TEXT);
 CREATE INDEX lines_fasc ON lines(fascicle);
+CREATE INDEX lines_r ON lines(r);
 CREATE INDEX records_fasc ON records(fascicle);
 CREATE TABLE links(src INTEGER, dst INTEGER, weight REAL);
 CREATE INDEX links_src ON links(src);
@@ -70,6 +72,7 @@ class WorkData:
     fascicles: list[Fascicle] = field(default_factory=list)
     files: list[Path] = field(default_factory=list)
     gaiji: dict[str, str] = field(default_factory=dict)   # given character -> CB id
+    juans: list[int] = field(default_factory=list)        # the fascicles CBETA publishes of it
 
 
 def _noop(stage, done, total, message):
@@ -158,7 +161,7 @@ def _read_all(cbeta: Path, work_ids: list[str], progress: Progress) -> list[Work
             wd.gaiji.update(parsed.gaiji)
             done += 1
         progress("parse", done, total, f"已读取 {wf.work}")
-        check_fascicles_complete(wf.work, [f.juan for f in wd.fascicles], wd.header.extent, wd.files)
+        wd.juans = check_fascicles_complete(wf.work, [f.juan for f in wd.fascicles], wd.header.extent, wd.files)
         out.append(wd)
     return out
 
@@ -221,12 +224,14 @@ def _write(tmp: Path, cbeta: Path, data: list[WorkData], progress: Progress, tim
         info = work_info(wd.id)
         h = wd.header
         title = h.title.split("(")[0].strip()
+        short = info.short if info.short != wd.id else _short_title(title)
         db.execute("INSERT INTO works VALUES(?,?,?,?,?,?,?,?,?,?,?)",
-                   (wd.id, h.canon, title, info.short, h.author, info.layer, info.group, h.extent,
+                   (wd.id, h.canon, title, short, h.author, info.layer, info.group, h.extent,
                     h.edition, h.availability, h.source))
         toc_seen: set = set()     # a heading repeated at a fascicle's start continues the one before
-        w_stats = {"id": wd.id, "title": title, "short": info.short, "author": h.author,
+        w_stats = {"id": wd.id, "title": title, "short": short, "author": h.author,
                    "layer": info.layer, "group": info.group, "fascicles": len(wd.fascicles),
+                   "juans": wd.juans, "extent": h.extent,
                    "paragraphs": 0, "lines": 0, "chars": 0, "cjk_chars": 0, "layers": {}}
         for fasc in wd.fascicles:
             done += 1
@@ -330,6 +335,11 @@ def _write(tmp: Path, cbeta: Path, data: list[WorkData], progress: Progress, tim
         "skeleton_notes": skel.notes,
         "build": {"timings": timings},
     }
+
+
+def _short_title(title: str) -> str:
+    """A work outside the catalogue is named by its header's title, without 卷 counts."""
+    return re.sub(r"\s*[（(].*$", "", title).strip() or title
 
 
 LEAD_MAX = 60    # a title or lead-in this short never stands alone as a passage

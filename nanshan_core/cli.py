@@ -52,6 +52,9 @@ def cmd_build_corpus(args) -> int:
         raise NanshanError("找不到 CBETA 目录：请用 --cbeta DIR 指定，或设置 NANSHAN_CBETA_DIR")
     out = Path(args.out) if args.out else bundled_pack_dir()
     works = [w for w in args.works.split(",") if w.strip()] if args.works else None
+    if works == ["all"]:
+        from .works import all_works
+        works = all_works(cbeta)
     if args.if_stale:
         from .build import pack_is_current
         if pack_is_current(out, works):
@@ -67,6 +70,33 @@ def cmd_build_corpus(args) -> int:
     tm = manifest["build"]["timings"]
     print(f"  用时 {time.perf_counter() - t0:.1f} 秒（解析 {tm['parse_s']} · 写表 {tm['store_s']} · "
           f"索引 {tm['index_s']}），占用 {mb:.1f} MB")
+    return 0
+
+
+def cmd_search(args) -> int:
+    from .concordance import Searcher
+    from .works import LAYER_NAMES, normalise_work_id
+    eng = _engine(args)
+    works = [normalise_work_id(w) for w in args.work.split(",")] if args.work else None
+    searcher = Searcher(eng.retriever)
+    res = searcher.search(args.phrases, layer=args.layer, works=works, within=args.within)
+    size = max(1, args.page_size)
+    pages = max(1, -(-res.count // size))
+    if not 1 <= args.page <= pages:
+        raise NanshanError(f"只有 {pages} 页结果（共 {res.count} 处）")
+    rows = searcher.rows(res, (args.page - 1) * size, size)
+    if args.csv:
+        n = searcher.export_csv(res, args.csv)
+        print(f"已写入 {n} 条：{args.csv}", file=sys.stderr)
+    if args.json:
+        print(json.dumps({"phrases": res.phrases, "count": res.count, "by_layer": res.by_layer,
+                          "by_work": res.by_work, "page": args.page, "pages": pages,
+                          "rows": [r.to_json() for r in rows]}, ensure_ascii=False, indent=1))
+        return 0
+    layers = "、".join(f"{LAYER_NAMES.get(k, k)} {v}" for k, v in sorted(res.by_layer.items(), key=lambda x: -x[1]))
+    print(f"「{'」+「'.join(res.phrases)}」共 {res.count} 处（{layers or '无'}）；第 {args.page}/{pages} 页")
+    for r in rows:
+        print(f"{r.coord}  {r.title}卷{r.juan}  {r.left}【{r.match}】{r.right}")
     return 0
 
 
@@ -242,7 +272,7 @@ def build_parser() -> argparse.ArgumentParser:
     b = sub.add_parser("build-corpus", help="从 CBETA XML 生成语料包")
     b.add_argument("--cbeta", help="CBETA TEI P5 目录（默认：NANSHAN_CBETA_DIR 或 ../shared/cbeta）")
     b.add_argument("--out", help="输出目录（默认：项目内 corpus_pack/）")
-    b.add_argument("--works", help="逗号分隔的经号，如 T1428,T1804（默认：21 部默认语料）")
+    b.add_argument("--works", help="逗号分隔的经号，如 T1428,T1804；all = CBETA 目录中的全部律部（默认：21 部默认语料）")
     b.add_argument("--if-stale", action="store_true",
                    help="只在语料包缺失或与当前程序不符时重建")
     b.set_defaults(func=cmd_build_corpus)
@@ -278,6 +308,18 @@ def build_parser() -> argparse.ArgumentParser:
     op.add_argument("coord")
     op.add_argument("--pack")
     op.set_defaults(func=cmd_open)
+
+    se = sub.add_parser("search", help="原文检索（逐字，繁简通检）：每处出现及其坐标")
+    se.add_argument("phrases", nargs="+", help="一个或几个词句（几个时须同在一段）")
+    se.add_argument("--within", type=int, help="几个词句须在此字数之内")
+    se.add_argument("--layer", choices=["vinaya", "daoxuan", "yuanzhao", "other"])
+    se.add_argument("--work", help="逗号分隔的经号，如 T1428,T1804")
+    se.add_argument("--page", type=int, default=1, help="第几页（每页 --page-size 条）")
+    se.add_argument("--page-size", type=int, default=50)
+    se.add_argument("--csv", help="全部结果写入 CSV 文件")
+    se.add_argument("--json", action="store_true")
+    se.add_argument("--pack")
+    se.set_defaults(func=cmd_search)
 
     tp = sub.add_parser("topics", help="主题骨架：戒条、犍度、篇及其在各层的位置")
     tp.add_argument("--report", action="store_true", help="各篇聚条数与各层覆盖报告")

@@ -43,6 +43,8 @@ class Coord:
         return self.canonical()
 
     def canonical(self) -> str:
+        if self.canon == "R":           # 新文豐 lines are named by volume alone: R062_p0309a01
+            return f"R{self.vol:03d}_p{self.page:04d}{self.col}{self.line:02d}"
         if self.work is None:
             raise CoordError(f"坐标 {self.short()} 缺少经号，无法写成标准形式")
         return f"{self.canon}{self.vol:02d}n{self.work}_p{self.page:04d}{self.col}{self.line:02d}"
@@ -71,6 +73,9 @@ class Coord:
 
     def cbeta(self, edition: str | None = None) -> str:
         """CBETA's own citation string: ``CBETA, T40, no. 1805, p. 345b14``."""
+        if self.canon == "R":
+            rng = f"-{self.line_end}" if self.line_end and self.line_end != self.line else ""
+            return f"R{self.vol}, p. {self.page}, {self.col}{self.line}{rng}"
         if self.work is None:
             raise CoordError(f"坐标 {self.short()} 缺少经号，无法写成 CBETA 引用格式")
         num = self.work.lstrip("0") or "0"
@@ -87,7 +92,7 @@ class Coord:
 
 
 _WORK = r"(?P<work>\d{1,4}(?:[A-Za-z](?![0-9]))?)"
-_LINE = r"(?P<page>\d{1,4})\s*(?P<col>[a-dA-D])\s*(?P<line>\d{1,2})(?:\s*[-–~]\s*(?P<end>\d{1,2}))?"
+_LINE = r"(?P<page>\d{1,4})\s*[,，]?\s*(?P<col>[a-dA-D])\s*(?P<line>\d{1,2})(?:\s*[-–~]\s*(?P<end>\d{1,2}))?"
 
 # T40n1805_p0345b14, T40n1805p0345b14, T40n1805_0345b14
 _CANONICAL = re.compile(
@@ -96,6 +101,10 @@ _CANONICAL = re.compile(
 _CBETA = re.compile(
     rf"^(?:CBETA(?:\s+[\w.]+)?\s*[,，]\s*)?(?P<canon>[TX])\s*(?P<vol>\d{{1,3}})\s*[,，]\s*"
     rf"no\.?\s*{_WORK}\s*[,，]\s*pp?\.?\s*{_LINE}$", re.IGNORECASE)
+# 新文豐 (R) lines, as CBETA gives them beside X texts: R062_p0309a03, R62, p. 309, a3
+_R_CANONICAL = re.compile(r"^R(?P<vol>\d{1,3})_?p?(?P<page>\d{4})(?P<col>[a-dA-D])(?P<line>\d{1,2})$", re.IGNORECASE)
+_R_CBETA = re.compile(rf"^(?:CBETA(?:\s+[\w.]+)?\s*[,，]\s*)?R\s*(?P<vol>\d{{1,3}})\s*[,，]\s*pp?\.?\s*{_LINE}$",
+                      re.IGNORECASE)
 # 大正藏 40 345b14, 大正藏第40冊 345b14, T40 345b14
 _VOL_PAGE = re.compile(
     rf"^(?P<canon>[^\d\s,，]+?)\s*第?\s*(?P<vol>\d{{1,3}})\s*[冊册卷]?\s*[,，]?\s*(?:第|p\.?\s*)?{_LINE}$",
@@ -144,6 +153,18 @@ def parse(text: str) -> Coord:
         raise CoordError("输入过长，不像一个坐标")
     s = raw.strip("()（）[]【】「」<> \t").replace("\u3000", " ")
     s = re.sub(r"\s+", " ", s)
+    if "//" in s:
+        # CBETA cites an X text with its other editions: X78, no. 1553, p. 420, a4-5 // Z … // R135, …
+        parts = [p.strip() for p in s.split("//") if p.strip()]
+        for part in parts:
+            try:
+                return parse(part)
+            except CoordError:
+                continue
+        raise CoordError(f"无法识别的引用「{raw}」：其中没有能读出的 T、X 或 R 坐标")
+    m = _R_CANONICAL.match(s) or _R_CBETA.match(s)
+    if m:
+        return _build("R", m["vol"], None, m["page"], m["col"], m["line"], m.groupdict().get("end"), raw)
     m = _CANONICAL.match(s)
     if m:
         return _build(m["canon"].upper(), m["vol"], m["work"], m["page"], m["col"], m["line"], m["end"], raw)
@@ -158,7 +179,7 @@ def parse(text: str) -> Coord:
         return _build(_canon(m["canon"]), m["vol"], None, m["page"], m["col"], m["line"], m["end"], raw)
     raise CoordError(
         f"无法识别的坐标「{raw}」。可用的写法如：T40n1805_p0345b14、"
-        "CBETA, T40, no. 1805, p. 345b14、大正藏 40 345b14、X39n0714_p0710a23")
+        "CBETA, T40, no. 1805, p. 345b14、大正藏 40 345b14、X39n0714_p0710a23、R62, p. 309, a3")
 
 
 def parse_lb(canon: str, vol: int, work: str, n: str) -> Coord:

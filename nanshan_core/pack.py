@@ -184,11 +184,21 @@ class Pack:
     def line(self, coord: str | coords.Coord) -> LineRow:
         """The printed line at a coordinate (any accepted form); CoordError if the pack has none."""
         c = coords.parse(coord) if isinstance(coord, str) else coord
+        if c.canon == "R":
+            return self._r_line(c)
         c = self.resolve(c)
         row = self.db.execute("SELECT id, coord, text, r, notes, fascicle FROM lines WHERE coord=?",
                               (c.start().canonical(),)).fetchone()
         if row is None:
             raise CoordError(self._missing_message(c))
+        return self._line(row)
+
+    def _r_line(self, c: coords.Coord) -> LineRow:
+        """A 新文豐 (R) coordinate opens the X line it begins on (the XML gives each X line its R line)."""
+        row = self.db.execute("SELECT id, coord, text, r, notes, fascicle FROM lines WHERE r=? ORDER BY id LIMIT 1",
+                              (c.start().canonical(),)).fetchone()
+        if row is None:
+            raise CoordError(f"语料包中没有{c.human()}（{c.canonical()}）这一行")
         return self._line(row)
 
     def line_by_id(self, line_id: int) -> LineRow:
@@ -207,6 +217,12 @@ class Pack:
             return c
         pattern = f"{c.canon}{c.vol:02d}n%_p{c.page:04d}{c.col}{c.line:02d}"
         rows = self.db.execute("SELECT coord FROM lines WHERE coord LIKE ?", (pattern,)).fetchall()
+        if not rows and c.canon == "X":
+            # 「卍續藏 62 309a03」 may name the 新文豐 reprint, which readers still use most
+            r = coords.Coord("R", c.vol, None, c.page, c.col, c.line)
+            hit = self.db.execute("SELECT coord FROM lines WHERE r=? LIMIT 1", (r.canonical(),)).fetchone()
+            if hit:
+                return coords.parse(hit[0])
         if not rows:
             raise CoordError(self._missing_message(c))
         if len(rows) > 1:

@@ -72,9 +72,10 @@ def default_works() -> list[str]:
 
 
 def work_info(work_id: str) -> WorkInfo:
-    """Catalogued works keep their layer; an uncatalogued one (wider packs) is 'other'."""
+    """Catalogued works keep their layer; an uncatalogued one (wider packs) is 'other', grouped as
+    其他律部 (the Taishō's other Vinaya works) or 其他注疏 (the other commentaries)."""
     norm = normalise_work_id(work_id)
-    return catalog().get(norm) or WorkInfo(norm, norm, "other", "其他")
+    return catalog().get(norm) or WorkInfo(norm, norm, "other", WIDER_GROUPS.get(norm[0], "其他"))
 
 
 def normalise_work_id(text: str) -> str:
@@ -114,13 +115,40 @@ def find_work_files(cbeta: Path, work_id: str) -> WorkFiles:
     raise CorpusError(f"在 {cbeta} 中找不到 {work_id} 的 XML 文件（应如 {canon}??/{canon}??n{num}_001.xml）")
 
 
-def check_fascicles_complete(work_id: str, juans: list[int], extent: int | None, files: list[Path]) -> None:
-    """Every fascicle 1..extent must be present (the header's <extent> says how many)."""
+def check_fascicles_complete(work_id: str, juans: list[int], extent: int | None, files: list[Path]) -> list[int]:
+    """The work holds every fascicle CBETA declares; returns the juan numbers it has.
+
+    CBETA's <extent> counts the fascicles it publishes, which is not always 1..N: 四分律疏
+    飾宗義記 X0733 declares 8 and has juans 2-8 and 10 (the others were lost before CBETA).
+    So the count is checked against the declaration; only without one must the numbers
+    run without a gap.  A file really missing leaves fewer fascicles than declared and
+    stops the build with the numbers that are there."""
     have = sorted(set(juans))
     if extent:
-        missing = [j for j in range(1, extent + 1) if j not in have]
-    else:
-        missing = [j for j in range(have[0], have[-1] + 1) if j not in have] if have else []
+        if len(have) >= extent:
+            return have
+        gaps = [j for j in range(1, max(have[-1], extent) + 1) if j not in have] if have else list(range(1, extent + 1))
+        shown = "、".join(f"卷{j}" for j in gaps[:8])
+        raise CorpusError(f"{work_id} 应有 {extent} 卷，只找到 {len(have)} 卷（缺：{shown}；在 {files[0].parent} 中）")
+    missing = [j for j in range(have[0], have[-1] + 1) if j not in have] if have else []
     if missing:
         shown = "、".join(f"卷{j}" for j in missing[:8])
         raise CorpusError(f"{work_id} 缺少 {len(missing)} 卷：{shown}（在 {files[0].parent} 中找到 {len(have)} 卷）")
+    return have
+
+
+WIDER_GROUPS = {"T": "其他律部", "X": "其他注疏"}
+
+
+def all_works(cbeta: Path) -> list[str]:
+    """Every work in a CBETA tree (the whole 律部 of ../shared/cbeta): the default works first, in
+    their order, then the others in canon order."""
+    found: set[str] = set()
+    for canon in ("T", "X"):
+        base = Path(cbeta) / canon
+        for p in base.glob(f"{canon}*/{canon}*.xml") if base.is_dir() else ():
+            m = re.match(rf"{canon}\d+n(\w+?)(?:_\d+)?$", p.stem)
+            if m:
+                found.add(normalise_work_id(f"{canon}{m[1]}"))
+    default = [w for w in default_works() if w in found]
+    return default + sorted(found - set(default), key=lambda w: (w[0], w[1:]))

@@ -52,7 +52,7 @@ def test_only_commentary_topic_says_sifenlu_has_no_text(engine):
 
 
 def test_nothing_found_is_said_plainly(engine):
-    res = engine.ask("电脑能不能用？", terms=["電腦"])
+    res = engine.ask("这个能不能用？", terms=["電腦"])
     assert res.answer.text == NOTHING and res.answer.citations == []
 
 

@@ -1,0 +1,179 @@
+"""检索: the concordance as a tab — every occurrence of a phrase, in context, with its line.
+
+A teacher checks where a phrase occurs in the printed canon: the phrase (several, space
+separated, all in one paragraph; optionally within N characters), filters by layer and
+work, counts per layer and per work, a page of KWIC rows at a time, the whole list to CSV.
+Double-click (or Enter) on a row opens the reader at the line with the phrase found.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel,
+                               QLineEdit, QPushButton, QSpinBox, QTableView, QVBoxLayout, QWidget)
+
+from nanshan_core.concordance import Searcher
+from nanshan_core.errors import NanshanError
+from nanshan_core.works import LAYER_NAMES
+
+from .workers import Runner, Task
+
+PAGE = 100
+COLUMNS = ["书名", "卷", "坐标", "左文", "检索词", "右文"]
+
+
+class SearchTab(QWidget):
+    openRequested = Signal(str, str)        # coordinate, phrase to find in the reader
+    error = Signal(str)
+    message = Signal(str)
+    searched = Signal(int)                  # occurrences found (tests)
+
+    def __init__(self, session, runner: Runner | None = None, parent=None):
+        super().__init__(parent)
+        self.session = session
+        # the engine's own runner: the index and the pack are read by one thread at a time
+        self.runner = runner or Runner(1, self)
+        self.result = None
+        self.page = 0
+        self._searcher = None
+        self.phrase_edit = QLineEdit()
+        self.phrase_edit.setObjectName("concordancePhrase")
+        self.phrase_edit.setPlaceholderText("检索原文词句（繁简、异体皆可；几个词以空格分开，须同在一段）")
+        self.phrase_edit.setClearButtonEnabled(True)
+        self.phrase_edit.returnPressed.connect(self.run)
+        self.within = QSpinBox()
+        self.within.setRange(0, 500)
+        self.within.setSpecialValueText("不限")
+        self.within.setSuffix(" 字内")
+        self.within.setToolTip("几个词句须在这么多字之内（0 = 同一段内即可）")
+        self.layer_box = QComboBox()
+        self.layer_box.addItem("全部各层", None)
+        for key in ("vinaya", "daoxuan", "yuanzhao", "other"):
+            self.layer_box.addItem(LAYER_NAMES[key], key)
+        self.work_box = QComboBox()
+        self.work_box.addItem("全部经典", None)
+        for wid, info in session.pack.works.items():
+            self.work_box.addItem(f"{wid} {info['short']}", wid)
+        go = QPushButton("检索")
+        go.clicked.connect(self.run)
+        self.export_button = QPushButton("导出 CSV…")
+        self.export_button.setEnabled(False)
+        self.export_button.clicked.connect(self.export_dialog)
+        top = QHBoxLayout()
+        top.addWidget(self.phrase_edit, 1)
+        top.addWidget(self.within)
+        top.addWidget(self.layer_box)
+        top.addWidget(self.work_box)
+        top.addWidget(go)
+        top.addWidget(self.export_button)
+        self.counts = QLabel("输入词句后按回车。")
+        self.counts.setWordWrap(True)
+        self.model = QStandardItemModel(0, len(COLUMNS), self)
+        self.model.setHorizontalHeaderLabels(COLUMNS)
+        self.table = QTableView()
+        self.table.setObjectName("concordanceTable")
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().hide()
+        head = self.table.horizontalHeader()
+        for col, mode in enumerate([QHeaderView.ResizeMode.ResizeToContents] * 3 +
+                                   [QHeaderView.ResizeMode.Stretch, QHeaderView.ResizeMode.ResizeToContents,
+                                    QHeaderView.ResizeMode.Stretch]):
+            head.setSectionResizeMode(col, mode)
+        self.table.doubleClicked.connect(self._open_row)
+        self.table.activated.connect(self._open_row)
+        self.prev_button = QPushButton("上一页")
+        self.next_button = QPushButton("下一页")
+        self.prev_button.clicked.connect(lambda: self.show_page(self.page - 1))
+        self.next_button.clicked.connect(lambda: self.show_page(self.page + 1))
+        self.page_label = QLabel()
+        nav = QHBoxLayout()
+        nav.addWidget(self.counts, 1)
+        nav.addWidget(self.prev_button)
+        nav.addWidget(self.page_label)
+        nav.addWidget(self.next_button)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(6, 6, 6, 6)
+        lay.addLayout(top)
+        lay.addLayout(nav)
+        lay.addWidget(self.table, 1)
+        self._update_nav()
+
+    @property
+    def searcher(self) -> Searcher:
+        if self._searcher is None:
+            self._searcher = Searcher(self.session.engine.retriever)
+        return self._searcher
+
+    def run(self) -> bool:
+        phrases = self.phrase_edit.text().split()
+        if not phrases:
+            self.error.emit("请输入要检索的词句，例如：突吉羅")
+            return False
+        within = self.within.value() or None
+        layer = self.layer_box.currentData()
+        work = self.work_box.currentData()
+        self.counts.setText("检索中…")
+        self.runner.start(Task(self.searcher.search, phrases, layer, [work] if work else None, within),
+                          self._found, lambda msg, exc: self._failed(msg))
+        return True
+
+    def _failed(self, message: str) -> None:
+        self.counts.setText("")
+        self.error.emit(message)
+
+    def _found(self, result) -> None:
+        self.result = result
+        layers = "、".join(f"{LAYER_NAMES.get(k, k)} {v}" for k, v in sorted(result.by_layer.items(), key=lambda x: -x[1]))
+        works = "、".join(f"{self.session.pack.works[k]['short']} {v}"
+                         for k, v in sorted(result.by_work.items(), key=lambda x: -x[1])[:8])
+        more = "……" if len(result.by_work) > 8 else ""
+        self.counts.setText(f"「{'」+「'.join(result.phrases)}」共 {result.count} 处"
+                            + (f"：{layers}。{works}{more}" if result.count else "。"))
+        self.export_button.setEnabled(result.count > 0)
+        self.show_page(0)
+        self.searched.emit(result.count)
+
+    @property
+    def pages(self) -> int:
+        return max(1, -(-self.result.count // PAGE)) if self.result else 1
+
+    def show_page(self, page: int) -> None:
+        if self.result is None:
+            return
+        self.page = max(0, min(page, self.pages - 1))
+        rows = self.searcher.rows(self.result, self.page * PAGE, PAGE)
+        self.model.removeRows(0, self.model.rowCount())
+        for r in rows:
+            items = [QStandardItem(x) for x in (r.title, str(r.juan), r.coord, r.left, r.match, r.right)]
+            items[0].setData(r.coord, Qt.ItemDataRole.UserRole)
+            items[3].setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            self.model.appendRow(items)
+        self._update_nav()
+
+    def _update_nav(self) -> None:
+        self.page_label.setText(f"{self.page + 1} / {self.pages}")
+        self.prev_button.setEnabled(self.result is not None and self.page > 0)
+        self.next_button.setEnabled(self.result is not None and self.page + 1 < self.pages)
+
+    def _open_row(self, index) -> None:
+        coord = self.model.item(index.row(), 0).data(Qt.ItemDataRole.UserRole)
+        if coord:
+            self.openRequested.emit(coord, self.result.phrases[0] if self.result else "")
+
+    def export_csv(self, path: str) -> int | None:
+        try:
+            n = self.searcher.export_csv(self.result, path)
+        except (OSError, NanshanError) as exc:
+            self.error.emit(f"未能导出（{exc}）。请换一个位置再试。")
+            return None
+        self.message.emit(f"已导出 {n} 条：{path}")
+        return n
+
+    def export_dialog(self) -> None:
+        if self.result is None:
+            return
+        path, _ = QFileDialog.getSaveFileName(self, "导出检索结果", f"检索_{self.result.phrases[0]}.csv", "CSV (*.csv)")
+        if path:
+            self.export_csv(path)
