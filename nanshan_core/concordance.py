@@ -28,6 +28,7 @@ from .works import LAYER_NAMES
 
 CONTEXT = 24
 MAX_PHRASE = 40
+RECENT = 64             # phrases whose positions are kept
 
 
 class SearchError(NanshanError):
@@ -109,11 +110,21 @@ class Searcher:
         return result
 
     def _find(self, folded: str) -> dict[int, list[int]]:
-        """docnum -> start offsets of ``folded`` in the passage's text, within one paragraph."""
-        if len(folded) > 2 and all(is_word_char(c) for c in folded):
-            hits = self.retriever.term_hits(folded)
-        elif len(folded) == 2 and all(is_word_char(c) for c in folded):
-            hits = self._bigram(folded)
+        """docnum -> start offsets of ``folded`` in the passage's text, within one paragraph
+        (kept for the session's recent phrases: paging and changing filters search again)."""
+        cache = self.__dict__.setdefault("_recent", {})
+        if folded in cache:
+            cache[folded] = cache.pop(folded)           # most recent last
+            return cache[folded]
+        out = self._find_uncached(folded)
+        cache[folded] = out
+        while len(cache) > RECENT:
+            cache.pop(next(iter(cache)))
+        return out
+
+    def _find_uncached(self, folded: str) -> dict[int, list[int]]:
+        if len(folded) >= 2 and all(is_word_char(c) for c in folded):
+            hits = self._phrase(folded)
         else:
             hits = self._scan(folded)
         out = {}
@@ -123,13 +134,32 @@ class Searcher:
                 out[d] = kept
         return out
 
-    def _bigram(self, folded: str) -> dict[int, list[int]]:
-        """A two-character phrase is one bigram term: its positions are its offsets."""
+    def _phrase(self, folded: str) -> dict[int, list[int]]:
+        """Where a phrase of word characters starts: its bigrams' positions (character offsets)
+        lined up.  The rarest bigram leads and the others are read only in its documents, so a
+        phrase costs what its rarest part costs, not what 比丘 costs."""
         from whoosh import query as wq
-        m = wq.Term("bi", folded).matcher(self.retriever.searcher)
-        out = {}
+        searcher = self.retriever.searcher
+        grams = [(k, folded[k:k + 2]) for k in range(len(folded) - 1)]
+        grams.sort(key=lambda kg: searcher.doc_frequency("bi", kg[1]))
+        lead_k, lead = grams[0]
+        rest = [(k, wq.Term("bi", g).matcher(searcher)) for k, g in grams[1:]]
+        out: dict[int, list[int]] = {}
+        m = wq.Term("bi", lead).matcher(searcher)
         while m.is_active():
-            out[m.id()] = list(m.value_as("positions"))
+            doc = m.id()
+            starts = {p - lead_k for p in m.value_as("positions")}
+            for k, other in rest:
+                if not starts:
+                    break
+                if other.is_active() and other.id() < doc:
+                    other.skip_to(doc)
+                if not other.is_active() or other.id() != doc:
+                    starts = set()
+                    break
+                starts &= {p - k for p in other.value_as("positions")}
+            if starts:
+                out[doc] = sorted(starts)
             m.next()
         return out
 
@@ -173,17 +203,19 @@ class Searcher:
         return cache
 
     def _bounds(self, doc: int) -> list[int]:
-        """Offsets in a passage's text where a new record (paragraph) begins."""
-        cache = self.__dict__.setdefault("_bounds_cache", {})
-        if doc not in cache:
-            segs = json.loads(self.pack.db.execute("SELECT segments FROM passages WHERE id=?",
-                                                   (doc + 1,)).fetchone()[0])
-            starts, base = [], 0
-            for _, a, b in segs:
-                starts.append(base)
-                base += b - a
-            cache[doc] = starts
-        return cache[doc]
+        """Offsets in a passage's text where a new record (paragraph) begins (read once for all)."""
+        cache = getattr(self, "_bounds_cache", None)
+        if cache is None:
+            cache = {}
+            for pid, segs in self.pack.db.execute("SELECT id, segments FROM passages"):
+                if segs.count("[") > 2:             # more than one record: keep its boundaries
+                    starts, base = [], 0
+                    for _, a, b in json.loads(segs):
+                        starts.append(base)
+                        base += b - a
+                    cache[pid - 1] = starts
+            self._bounds_cache = cache
+        return cache.get(doc, [0])
 
     def _one_record(self, doc: int, offset: int, length: int) -> bool:
         """A match must lie inside one paragraph (a passage may join several short ones)."""
