@@ -35,12 +35,14 @@ def cbeta_ref(coord: str | None) -> str | None:
     return coords.parse(coord).cbeta()
 
 
-def cbeta_citation(quote: str, coord: str | None, level: str = "line") -> str:
-    """「quote」(CBETA, T40, no. 1805, p. 345b14) — the form a handout or an essay quotes."""
+def cbeta_citation(quote: str, coord: str | None, level: str = "line", r: str | None = None) -> str:
+    """「quote」(CBETA, T40, no. 1805, p. 345b14) — the form a handout or an essay quotes; an X
+    text's citation also names its 新文豐 (R) line, as CBETA cites: … // R64, p. 50, a2."""
     q = "".join((quote or "").split())
     if level == "unverified" or not coord:
         return f"「{q}」（此处出处未通过核验）"
-    ref = f"({cbeta_ref(coord)})"
+    r_part = f" // {coords.parse(r).cbeta()}" if r else ""
+    ref = f"({cbeta_ref(coord)}{r_part})"
     if level == "paragraph":
         ref += "（段级：坐标为该段起始行）"
     return f"「{q}」{ref}"

@@ -666,7 +666,7 @@ class ReaderTab(QWidget):
     def copy_citation(self) -> None:
         line = self.current_line()
         if line:
-            QApplication.clipboard().setText(cbeta_citation(line.text, line.coord))
+            QApplication.clipboard().setText(cbeta_citation(line.text, line.coord, r=line.r))
             self.message.emit("已复制此行的 CBETA 引用")
 
     def request_bookmark(self) -> None:

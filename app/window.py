@@ -538,7 +538,13 @@ class MainWindow(QMainWindow):
         return False
 
     def copy_citation(self, c) -> str:
-        text = cbeta_citation(c.quote, c.coord, c.level)
+        r = None
+        if c.coord and c.coord.startswith("X"):
+            try:
+                r = self.session.pack.line(c.coord).r
+            except NanshanError:
+                r = None
+        text = cbeta_citation(c.quote, c.coord, c.level, r)
         QApplication.clipboard().setText(text)
         self.notify(f"已复制：{text[:60]}{'…' if len(text) > 60 else ''}")
         return text

@@ -74,3 +74,10 @@ def test_concordance_tab_counts_opens_and_exports(qtbot, window, full_pack, tmp_
     reader = window.current_reader()
     assert reader.target_coord == coord and reader.find_edit.text() == "摩那埵"
     assert tab.export_csv(str(tmp_path / "m.csv")) == blocker.args[0]
+
+
+def test_the_jump_box_opens_an_r_coordinate_at_its_x_line(qtbot, window):
+    window.jump_edit.setText("R64, p. 50, a2")
+    with qtbot.waitSignal(window.linePainted, timeout=TIMEOUT) as blocker:
+        QTest.keyClick(window.jump_edit, Qt.Key.Key_Return)
+    assert blocker.args[0] == "X40n0724_p0706a05"
