@@ -95,5 +95,5 @@ class Session:
 
 def open_session(pack_dir: str | Path | None = None, userdata: UserData | None = None) -> Session:
     """Open the pack (--pack, NANSHAN_PACK, or the default); PackError if there is none."""
-    pack = Pack(default_pack_dir(pack_dir), verify="sizes")
+    pack = Pack(default_pack_dir(pack_dir), verify="cached")
     return Session(pack, userdata or UserData())

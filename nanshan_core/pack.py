@@ -12,6 +12,7 @@ import bisect
 import json
 import sqlite3
 import threading
+import time
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -123,17 +124,37 @@ class Pack:
         return manifest
 
     def _check_files(self, verify: str) -> None:
+        """Every file the manifest lists, as it lists it — before anything is opened: Whoosh's
+        files are pickles, so a pack is executable input.  ``cached`` hashes only files whose
+        size, mtime, ctime or inode changed since they last matched (kept in the user cache;
+        ctime cannot be set back by hand)."""
         files = self.manifest.get("files") or {}
         if DB_NAME not in files:
             raise PackError(f"语料包清单不完整：没有 {DB_NAME}。请重新生成语料包。")
+        seen = _verified_cache() if verify == "cached" else {}
+        changed = False
+        t0 = time.perf_counter()
         for rel, info in files.items():
             p = self.path / rel
             if not p.exists():
                 raise PackError(f"语料包缺少文件 {rel}。请重新生成语料包。")
-            if verify in ("sizes", "full") and p.stat().st_size != info["bytes"]:
-                raise PackError(f"语料包文件 {rel} 大小不符（可能已损坏）。请重新生成语料包。")
-            if verify == "full" and sha256_file(p) != info["sha256"]:
-                raise PackError(f"语料包文件 {rel} 校验和不符（已被改动或损坏）。请重新生成语料包。")
+            st = p.stat()
+            if verify in ("sizes", "full", "cached") and st.st_size != info["bytes"]:
+                raise PackError(f"语料包文件 {rel} 大小不符（可能已损坏）。请重新生成语料包 `nanshan build-corpus`。")
+            if verify == "cached":
+                key = str(p.resolve())
+                stamp = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, info["sha256"]]
+                if seen.get(key) == stamp:
+                    continue
+                changed = True
+            if verify in ("full", "cached") and sha256_file(p) != info["sha256"]:
+                raise PackError(f"语料包文件 {rel} 校验和不符（已被改动或损坏），不予打开。"
+                                "请重新生成语料包 `nanshan build-corpus`。")
+            if verify == "cached":
+                seen[str(p.resolve())] = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, info["sha256"]]
+        self.verify_ms = (time.perf_counter() - t0) * 1000
+        if changed:
+            _save_verified(seen)
 
     @property
     def db(self) -> sqlite3.Connection:
@@ -361,11 +382,36 @@ class Pack:
         return {r[0]: {"cb": r[1], "unicode": r[2], "normal": r[3], "composition": r[4]} for r in rows}
 
 
+def _verified_path() -> Path:
+    from .paths import user_cache_dir
+    return user_cache_dir() / "verified-packs.json"
+
+
+def _verified_cache() -> dict:
+    try:
+        data = json.loads(_verified_path().read_text(encoding="utf-8"))
+        return data if isinstance(data, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def _save_verified(seen: dict) -> None:
+    """Best effort: a cache that cannot be written only costs the next start its hashing."""
+    path = _verified_path()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(seen), encoding="utf-8")
+        tmp.replace(path)
+    except OSError:
+        pass
+
+
 _OPEN: dict[tuple, Pack] = {}
 _OPEN_LOCK = threading.Lock()
 
 
-def open_pack(path: str | Path | None = None, verify: str = "sizes") -> Pack:
+def open_pack(path: str | Path | None = None, verify: str = "cached") -> Pack:
     """The shared Pack for a path (--pack, NANSHAN_PACK, or the default)."""
     p = default_pack_dir(path).resolve()
     with _OPEN_LOCK:

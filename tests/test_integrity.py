@@ -1,0 +1,55 @@
+"""A tampered pack is refused before anything in it is opened (Whoosh's files are pickles)."""
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from nanshan_core.errors import PackError
+from nanshan_core.pack import Pack
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@pytest.fixture
+def pack_copy(small_pack, tmp_path, monkeypatch):
+    monkeypatch.setenv("NANSHAN_CACHE_DIR", str(tmp_path / "cache"))
+    dst = tmp_path / "pack"
+    shutil.copytree(small_pack.path, dst)
+    return dst
+
+
+def _flip(path, where=0.5):
+    data = bytearray(path.read_bytes())
+    k = int(len(data) * where)
+    data[k] ^= 0x01
+    path.write_bytes(bytes(data))
+
+
+def _ask(pack, env):
+    return subprocess.run([sys.executable, "-m", "nanshan_core.cli", "ask", "比丘能不能碰钱", "--json",
+                           "--pack", str(pack)], capture_output=True, text=True, cwd=ROOT, env=env, timeout=300)
+
+
+def test_an_untouched_pack_opens_and_is_hashed_once(pack_copy):
+    first = Pack(pack_copy, verify="cached")
+    again = Pack(pack_copy, verify="cached")
+    assert first.verify_ms >= 0 and again.verify_ms <= first.verify_ms + 50
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "whoosh-postings", "whoosh-toc", "manifest"])
+def test_a_flipped_byte_is_refused_by_the_command_line(pack_copy, tmp_path, kind):
+    Pack(pack_copy, verify="cached")                    # verified and cached while intact
+    files = sorted((p for p in pack_copy.rglob("*") if p.is_file()), key=lambda p: -p.stat().st_size)
+    target = {"sqlite": pack_copy / "corpus.sqlite",
+              "whoosh-postings": next(p for p in files if p.suffix in (".pst", ".seg") or "MAIN" in p.name),
+              "whoosh-toc": next(p for p in files if p.suffix == ".toc"),
+              "manifest": pack_copy / "manifest.json"}[kind]
+    _flip(target, 0.5 if kind != "manifest" else 0.9)
+    with pytest.raises(PackError):
+        Pack(pack_copy, verify="cached")
+    env = {**os.environ, "NANSHAN_CACHE_DIR": str(tmp_path / "cache")}
+    out = _ask(pack_copy, env)
+    assert out.returncode != 0 and "Traceback" not in out.stderr
+    assert "语料包" in out.stderr and out.stdout == ""
