@@ -100,6 +100,14 @@ class SearchTab(QWidget):
         lay.addWidget(self.table, 1)
         self._update_nav()
 
+    def showEvent(self, event) -> None:
+        """The first time the tab is shown, read the pack's text into memory in the
+        background: a common phrase is then counted faster than the index can list it."""
+        super().showEvent(event)
+        if not getattr(self, "_warmed", False):
+            self._warmed = True
+            self.runner.start(Task(self.searcher.folded_corpus), None, lambda msg, exc: None)
+
     @property
     def searcher(self) -> Searcher:
         if self._searcher is None:

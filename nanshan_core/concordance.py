@@ -9,16 +9,22 @@ of the first.  Results come in canon order with counts per layer and per work.
 Speed comes from the Whoosh index: a phrase of two or more word characters is found
 through its bigram positions, which are character offsets, so the count is exact without
 reading the text; only the rows a reader looks at (a page, an export) are read from the
-pack.  A phrase the index cannot hold (one character, punctuation inside) is found by
-scanning the paragraphs, which gives the same answer more slowly.
+pack.  Decoding positions has a price per occurrence, though, and a phrase as common as
+比丘尼 or 突吉羅 costs more that way than counting it in every passage: a small planner
+compares the two (the index knows how often the phrase's rarest part occurs and how many
+characters the pack holds) and counts in the folded passages, kept in memory once the
+检索 tab has been opened, when that is cheaper.  A phrase the index cannot hold (punctuation inside) is
+always scanned.  Both ways give the same answer.
 """
 from __future__ import annotations
 
 import bisect
 import csv
+import functools
 import json
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Callable, NamedTuple
 
 from .build import UNSEARCHED_KINDS
 from .errors import NanshanError
@@ -29,14 +35,23 @@ from .works import LAYER_NAMES
 CONTEXT = 24
 MAX_PHRASE = 40
 RECENT = 64             # phrases whose positions are kept
+# The planner's costs in microseconds, measured on the default and the whole-律部 pack
+# (2 shared cores; 25 phrases from 捉錢 to 比丘, each way forced):
+POSITION_US = 2.5       # one position of the leading bigram decoded and kept
+FOLLOW_US = 5.0         # one more bigram checked in one of the leading bigram's passages
+FETCH_US = 40.0         # one passage read from the pack and folded (a single character)
+SCAN_CHAR_US = 0.002    # one character of folded text counted in memory
+SCAN_HIT_US = 0.2       # one occurrence found by the scan
+BOUNDARY = "\0"         # between records in the in-memory text; never in a phrase
 
 
 class SearchError(NanshanError):
     """A phrase that cannot be searched as given."""
 
 
-@dataclass(frozen=True)
-class Occurrence:
+class Occurrence(NamedTuple):
+    """A named tuple, not a dataclass: a frequent phrase has tens of thousands of them."""
+
     doc: int            # passage docnum (canon order)
     offset: int         # of the first phrase in the passage's text
     length: int
@@ -61,14 +76,45 @@ class Row:
 
 @dataclass
 class Concordance:
+    """Occurrences are kept per passage and spelled out a page at a time: a count and its
+    per-layer figures are what most searches need, and 比丘尼 occurs 12,000 times.  A
+    passage found by a scan may hold only its count until a page needs the offsets."""
+
     phrases: list[str]
-    occurrences: list[Occurrence]
+    hits: list[tuple[int, list[int] | int]]     # (docnum, offsets or count), canon order
+    length: int                                 # of the first phrase
     by_layer: dict[str, int] = field(default_factory=dict)
     by_work: dict[str, int] = field(default_factory=dict)
+    resolve: Callable[[int], list[int]] | None = field(default=None, repr=False, compare=False)
+
+    @functools.cached_property
+    def count(self) -> int:
+        return sum(_size(v) for _, v in self.hits)
 
     @property
-    def count(self) -> int:
-        return len(self.occurrences)
+    def occurrences(self) -> list[Occurrence]:
+        return self.page(0, self.count)
+
+    def page(self, start: int, count: int) -> list[Occurrence]:
+        out, seen = [], 0
+        for d, v in self.hits:
+            n = _size(v)
+            if seen + n > start:
+                offs = v if isinstance(v, list) else self.resolve(d)
+                out += [Occurrence(d, o, self.length) for o in offs[max(0, start - seen):]]
+                if len(out) >= count:
+                    return out[:count]
+            seen += n
+        return out
+
+
+def _size(v: list[int] | int) -> int:
+    return v if isinstance(v, int) else len(v)
+
+
+def _overlaps_itself(phrase: str) -> bool:
+    """「阿阿」 in 「阿阿阿」 is there twice; str.count would say once."""
+    return any(phrase[:k] == phrase[-k:] for k in range(1, len(phrase)))
 
 
 class Searcher:
@@ -92,26 +138,32 @@ class Searcher:
         folded = [self.pack.normalizer.fold_query(p) for p in phrases]
         first = self._find(folded[0])
         if len(folded) > 1:
+            first = {d: self._offsets(d, folded[0], v) for d, v in first.items()}
             others = [self._find(f) for f in folded[1:]]
             first = {d: offs for d, offs in first.items() if all(d in o for o in others)}
+            others = [{d: self._offsets(d, f, o[d]) for d in first} for f, o in zip(folded[1:], others)]
             if within is not None:
                 first = {d: [o for o in offs if all(any(abs(x - o) <= within for x in other[d]) for other in others)]
                          for d, offs in first.items()}
-        chunks = self.retriever.chunks
-        occ = []
+        chunks, length = self.retriever.chunks, len(phrases[0])
+        hits, by_layer, by_work = [], Counter(), Counter()
         for d in sorted(first):
             c = chunks[d]
             if (layer and c.layer != layer) or (works and c.work not in works):
                 continue
-            occ += [Occurrence(d, o, len(phrases[0])) for o in sorted(set(first[d]))]
-        result = Concordance(phrases, occ)
-        result.by_layer = dict(Counter(chunks[o.doc].layer for o in occ))
-        result.by_work = dict(Counter(chunks[o.doc].work for o in occ))
-        return result
+            v = first[d]
+            n = _size(v)
+            if n:
+                hits.append((d, v))
+                by_layer[c.layer] += n
+                by_work[c.work] += n
+        return Concordance(phrases, hits, length, dict(by_layer), dict(by_work),
+                           resolve=functools.partial(self._offsets_in_corpus, folded=folded[0]))
 
-    def _find(self, folded: str) -> dict[int, list[int]]:
-        """docnum -> start offsets of ``folded`` in the passage's text, within one paragraph
-        (kept for the session's recent phrases: paging and changing filters search again)."""
+    def _find(self, folded: str) -> dict[int, list[int] | int]:
+        """docnum -> start offsets of ``folded`` in the passage's text, within one paragraph,
+        or only their number when a scan counted them (kept for the session's recent
+        phrases: paging and changing filters search again)."""
         cache = self.__dict__.setdefault("_recent", {})
         if folded in cache:
             cache[folded] = cache.pop(folded)           # most recent last
@@ -122,17 +174,44 @@ class Searcher:
             cache.pop(next(iter(cache)))
         return out
 
-    def _find_uncached(self, folded: str) -> dict[int, list[int]]:
-        if len(folded) >= 2 and all(is_word_char(c) for c in folded):
-            hits = self._phrase(folded)
-        else:
-            hits = self._scan(folded)
+    def _find_uncached(self, folded: str) -> dict[int, list[int] | int]:
+        if not self._index_is_cheaper(folded):
+            return self._scan_all(folded)
+        hits = self._phrase(folded) if len(folded) >= 2 else self._scan_docs(folded)
         out = {}
         for d, offs in hits.items():
-            kept = [o for o in offs if o >= 0 and self._one_record(d, o, len(folded))]
-            if kept:
-                out[d] = kept
+            starts = self._bounds(d)
+            if len(starts) > 1:
+                offs = [o for o in offs if self._one_record(starts, o, len(folded))]
+            if offs:
+                out[d] = offs
         return out
+
+    def _offsets(self, doc: int, folded: str, v: list[int] | int) -> list[int]:
+        return v if isinstance(v, list) else self._offsets_in_corpus(doc, folded)
+
+    def _index_is_cheaper(self, folded: str) -> bool:
+        """The query plan: the index costs what its rarest bigram's positions cost (plus a
+        check of each other bigram in those passages); a scan costs the pack's size.  A
+        phrase with punctuation is not in the index at all."""
+        if not folded or not all(is_word_char(c) for c in folded):
+            return False
+        searcher = self.retriever.searcher
+        if len(folded) == 1:
+            freq = searcher.frequency("uni", folded)
+            index = FETCH_US * searcher.doc_frequency("uni", folded)
+        else:
+            grams = {folded[k:k + 2] for k in range(len(folded) - 1)}
+            lead = min(grams, key=lambda g: searcher.frequency("bi", g))
+            freq = searcher.frequency("bi", lead)
+            index = POSITION_US * freq + FOLLOW_US * searcher.doc_frequency("bi", lead) * (len(grams) - 1)
+        return index <= SCAN_CHAR_US * self._pack_chars() + SCAN_HIT_US * freq
+
+    def _pack_chars(self) -> int:
+        chars = getattr(self, "_chars", None)
+        if chars is None:
+            chars = self._chars = int(self.retriever.searcher.field_length("uni")) or 1
+        return chars
 
     def _phrase(self, folded: str) -> dict[int, list[int]]:
         """Where a phrase of word characters starts: its bigrams' positions (character offsets)
@@ -163,28 +242,46 @@ class Searcher:
             m.next()
         return out
 
-    def _scan(self, folded: str) -> dict[int, list[int]]:
-        """The slow way, for one character or a phrase with punctuation: the passages that hold
-        its first character (from the index), read and searched."""
+    def _scan_docs(self, char: str) -> dict[int, list[int]]:
+        """One rare character: the passages the index says hold it, read from the pack."""
         from whoosh import query as wq
-        first = next((c for c in folded if is_word_char(c)), None)
-        if first is not None:
-            m = wq.Term("uni", first).matcher(self.retriever.searcher)
-            docs = []
-            while m.is_active():
-                docs.append(m.id())
-                m.next()
-            texts = ((d, self._folded_text(d)) for d in docs)
-        else:
-            texts = self._folded_passages()
+        m = wq.Term("uni", char).matcher(self.retriever.searcher)
+        docs = []
+        while m.is_active():
+            docs.append(m.id())
+            m.next()
+        return self._scan_texts(char, ((d, self._folded_text(d)) for d in docs))
+
+    def _scan_all(self, folded: str) -> dict[int, list[int] | int]:
+        """Every passage in memory, counted (str.count, as fast as reading gets); a record
+        boundary is a character no phrase holds, so no match spans two paragraphs.  A phrase
+        that overlaps itself is located instead, since a count skips overlaps."""
+        corpus = self.folded_corpus()
+        if _overlaps_itself(folded):
+            return {d: offs for d in range(len(corpus)) if (offs := self._offsets_in_corpus(d, folded))}
+        return {d: n for d, text in enumerate(corpus) if (n := text.count(folded))}
+
+    def _offsets_in_corpus(self, doc: int, folded: str) -> list[int]:
+        """Start offsets in the passage's own text (the boundary marks taken out)."""
+        text, out = self.folded_corpus()[doc], []
+        pos = text.find(folded)
+        while pos != -1:
+            out.append(pos - text.count(BOUNDARY, 0, pos))
+            pos = text.find(folded, pos + 1)
+        return out
+
+    @staticmethod
+    def _scan_texts(folded: str, texts) -> dict[int, list[int]]:
         out: dict[int, list[int]] = {}
         for d, text in texts:
-            pos, offs = text.find(folded), []
+            pos = text.find(folded)
+            if pos == -1:
+                continue
+            offs = []
             while pos != -1:
                 offs.append(pos)
                 pos = text.find(folded, pos + 1)
-            if offs:
-                out[d] = offs
+            out[d] = offs
         return out
 
     def _folded_text(self, doc: int) -> str:
@@ -194,12 +291,18 @@ class Searcher:
         texts = dict(self.pack.db.execute(f"SELECT id, text FROM records WHERE id IN ({','.join('?' * len(ids))})", ids))
         return self.pack.normalizer.fold("".join(texts[r][a:b] for r, a, b in segs))
 
-    def _folded_passages(self):
-        cache = getattr(self, "_folded", None)
+    def folded_corpus(self) -> list[str]:
+        """Every passage's folded text by docnum, a BOUNDARY between its records.  Read in two
+        queries the first time it is needed (about a second on the default pack; the GUI
+        warms it in the background), then kept: about 2 bytes a character."""
+        cache = getattr(self, "_corpus", None)
         if cache is None:
+            records = dict(self.pack.db.execute("SELECT id, text FROM records"))
             fold = self.pack.normalizer.fold
-            cache = [(d, fold(self.pack.passage(d + 1).text)) for d in range(len(self.retriever.chunks))]
-            self._folded = cache
+            cache = self._corpus = [
+                BOUNDARY.join(fold(records[r][a:b]) for r, a, b in json.loads(segs))
+                for _, segs in self.pack.db.execute("SELECT id, segments FROM passages ORDER BY id")]
+            self._bounds(0)                 # and the record bounds, which the index path needs
         return cache
 
     def _bounds(self, doc: int) -> list[int]:
@@ -217,11 +320,9 @@ class Searcher:
             self._bounds_cache = cache
         return cache.get(doc, [0])
 
-    def _one_record(self, doc: int, offset: int, length: int) -> bool:
+    @staticmethod
+    def _one_record(starts: list[int], offset: int, length: int) -> bool:
         """A match must lie inside one paragraph (a passage may join several short ones)."""
-        starts = self._bounds(doc)
-        if len(starts) == 1:
-            return True
         k = bisect.bisect_right(starts, offset)
         return k >= len(starts) or offset + length <= starts[k]
 
@@ -230,7 +331,7 @@ class Searcher:
         """KWIC rows for occurrences [start, start+count) (a page; or all, for an export)."""
         out = []
         psg_cache: dict = {}
-        for o in result.occurrences[start:start + count]:
+        for o in result.page(start, count):
             psg = psg_cache.get(o.doc) or psg_cache.setdefault(o.doc, self.pack.passage(o.doc + 1))
             c = self.retriever.chunks[o.doc]
             text = psg.text

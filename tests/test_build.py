@@ -47,7 +47,7 @@ def test_corrupted_xml_stops_the_build_naming_file_and_line(cbeta_dir, tmp_path)
 def test_missing_fascicle_stops_the_build(cbeta_dir, tmp_path):
     tree = _copy_work(cbeta_dir, tmp_path, "T/T40/T40n1806_*.xml")
     (tree / "T" / "T40" / "T40n1806_002.xml").unlink()
-    with pytest.raises(CorpusError, match=r"T1806 缺少 1 卷：卷2"):
+    with pytest.raises(CorpusError, match=r"T1806 应有 3 卷，只找到 2 卷（缺：卷2"):
         build_pack(tree, tmp_path / "out", ["T1806"])
 
 
