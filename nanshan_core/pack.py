@@ -1,10 +1,10 @@
 """Reading a built corpus pack: lines, records, fascicles, the index.
 
 A pack is opened once per process and shared.  Opening checks the manifest
-and the schema version before anything else touches the files, and can check
-every file's sha256 (the GUI and the frozen app do; a CLI call checks sizes)
-because Whoosh unpickles its segment files: a tampered or truncated index
-must be refused, not loaded.
+and the schema version before anything else touches the files, and checks
+every file's sha256 (every entry point: CLI, GUI, bench, eval, the frozen app;
+hashed again only when a file's stat changed) because Whoosh unpickles its
+segment files: a tampered or truncated index must be refused, not loaded.
 """
 from __future__ import annotations
 
