@@ -35,7 +35,7 @@ def make_app():
 def remembered_pack(userdata) -> str | None:
     """The pack used last time, when neither --pack, NANSHAN_PACK nor a default pack says otherwise."""
     from nanshan_core.paths import default_pack_dir
-    last = userdata.get("last_pack")
+    last = userdata.get("last_pack", "")
     if os.environ.get("NANSHAN_PACK") or (default_pack_dir() / "manifest.json").exists() or not last:
         return None
     return last if os.path.exists(os.path.join(last, "manifest.json")) else None

@@ -113,7 +113,7 @@ class ModelController(QObject):
         return self._number("model_timeout", float, llm.DEFAULT_TIMEOUT)
 
     def chat_format_for(self, path: str) -> str | None:
-        formats = self.userdata.get("model_formats") or {}
+        formats = self.userdata.get("model_formats", {})
         fmt = formats.get(str(path)) if isinstance(formats, dict) else None
         return fmt if fmt in llm.CHAT_FORMATS else None
 
@@ -141,7 +141,7 @@ class ModelController(QObject):
     # -- start ---------------------------------------------------------------------------
     def start(self, path: str | None = None, autoload: bool = True) -> None:
         """Check the runtime in the background; then load ``path`` or the remembered model."""
-        remembered = self.userdata.get("model_path") if autoload else None
+        remembered = (self.userdata.get("model_path", "") or None) if autoload else None
         self._pending = path or remembered
         self.runner.start(Task(llm.runtime_available), self._runtime_checked,
                           lambda msg, exc: self._runtime_checked(False))
@@ -155,7 +155,7 @@ class ModelController(QObject):
         pending, self._pending = self._pending, None
         if not pending:
             return
-        if pending == self.userdata.get("model_path"):
+        if pending == self.userdata.get("model_path", ""):
             if not Path(pending).is_file():
                 self._remember("model_path", None)
                 self._fail(f"上次选用的模型文件不见了：{pending}。本次不用模型，可在「模型」菜单重新选择。")
@@ -240,7 +240,7 @@ class ModelController(QObject):
         if fmt not in llm.CHAT_FORMATS or self.model is None:
             return False
         path = self.model.info.path
-        formats = dict(self.userdata.get("model_formats") or {})
+        formats = dict(self.userdata.get("model_formats", {}))
         formats[path] = fmt
         note = self._remember("model_formats", formats)
         if note:

@@ -136,7 +136,7 @@ class ModelMenu(QMenu):
 
     # -- actions ---------------------------------------------------------------------------------
     def choose_file(self) -> None:
-        start = self.ctl.userdata.get("model_dir") or str(llm.models_dir() if llm.models_dir().is_dir()
+        start = self.ctl.userdata.get("model_dir", "") or str(llm.models_dir() if llm.models_dir().is_dir()
                                                            else Path.home())
         path, _ = QFileDialog.getOpenFileName(self.parentWidget(), "选择模型文件", start,
                                               "GGUF 模型 (*.gguf);;所有文件 (*)")

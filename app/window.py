@@ -259,7 +259,7 @@ class MainWindow(QMainWindow):
         self.act_zoom_in.setIconText("A＋")
 
     def _restore_geometry(self) -> None:
-        geo = self.userdata.get("geometry")
+        geo = self.userdata.get("geometry", "")
         if geo:
             try:
                 self.restoreGeometry(QByteArray.fromBase64(geo.encode("ascii")))
@@ -759,7 +759,7 @@ class MainWindow(QMainWindow):
     def _export_name(self, suffix: str) -> str:
         q = (self.result.question if self.result else "答案")[:20]
         safe = "".join(ch for ch in q if ch.isalnum()) or "答案"
-        folder = self.userdata.get("export_dir") or str(Path.home())
+        folder = self.userdata.get("export_dir", "") or str(Path.home())
         return str(Path(folder) / f"南山问律讲义-{safe}{suffix}")
 
     def export_html_dialog(self) -> None:

@@ -38,7 +38,7 @@ want="$(sha256sum "$ROOT/pyproject.toml" | cut -c1-16)"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "安装 Python 依赖（pip install -e .[dev]）" >&2
   "$PY" -m pip install -q --disable-pip-version-check -e "$ROOT[dev]" 2>&1 | grep -v "^WARNING: Location" >&2 || true
-  "$PY" -c "import PySide6, whoosh, opencc, lxml, platformdirs, pytestqt" \
+  "$PY" -c "import PySide6, whoosh, opencc, lxml, platformdirs, pytestqt, hypothesis" \
     || { echo "依赖安装失败" >&2; exit 1; }
   echo "$want" > "$stamp"
 fi

@@ -12,9 +12,51 @@ import sys
 import time
 from pathlib import Path
 
-from .errors import NanshanError, PackError
+from .errors import NanshanError, PackError, QuestionError
+from .text import terminal_safe
 
 EXIT_ERROR = 2
+MAX_QUESTION_FILE = 1_000_000      # characters read from --question-file before giving up
+
+
+class SafeStream:
+    """stdout / stderr that never pass a terminal control through: a question, a model's
+    words or a file name holding ESC sequences is printed with them escaped (\\u001b)."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        return self._stream.write(terminal_safe(text))
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+def read_question(args) -> str:
+    """The question from the command line, or from --question-file (``-`` = stdin): a
+    question too long for a command line meets the same limit and message as any other."""
+    if args.question_file is None:
+        if args.question is None:
+            raise QuestionError("请给出问题：nanshan ask \"问题\"，或 --question-file 文件（- 表示标准输入）")
+        return args.question
+    if args.question is not None:
+        raise QuestionError("问题与 --question-file 只能给一个")
+    try:
+        if args.question_file == "-":
+            text = sys.stdin.read(MAX_QUESTION_FILE + 1)
+        else:
+            with open(args.question_file, encoding="utf-8") as f:
+                text = f.read(MAX_QUESTION_FILE + 1)
+    except FileNotFoundError:
+        raise QuestionError(f"找不到问题文件：{args.question_file}") from None
+    except UnicodeDecodeError:
+        raise QuestionError(f"问题文件不是 UTF-8 文本：{args.question_file}") from None
+    except OSError as exc:
+        raise QuestionError(f"无法读取问题文件 {args.question_file}：{exc.strerror or exc}") from None
+    if len(text) > MAX_QUESTION_FILE:
+        raise QuestionError(f"问题文件过大（超过 {MAX_QUESTION_FILE:,} 字）。请精简到 500 字以内，一次问一件事。")
+    return text
 
 
 class ProgressPrinter:
@@ -205,15 +247,16 @@ def format_result(res) -> str:
 
 
 def cmd_ask(args) -> int:
+    question = read_question(args)
     engine = _engine(args)
     terms = [t for t in args.terms.split(",")] if args.terms else None
     topics = [t.strip() for t in args.topic.split(",") if t.strip()] if args.topic else None
     if args.model:
         from .llm import ask_with_model
-        res = ask_with_model(engine, args.question, args.model, terms=terms,
+        res = ask_with_model(engine, question, args.model, terms=terms,
                              on_token=None if args.json else _stream_to_stderr, topics=topics)
     else:
-        res = engine.ask(args.question, terms=terms, topics=topics)
+        res = engine.ask(question, terms=terms, topics=topics)
     if args.json:
         print(json.dumps(res.to_json(), ensure_ascii=False, indent=1))
     else:
@@ -278,7 +321,8 @@ def build_parser() -> argparse.ArgumentParser:
     b.set_defaults(func=cmd_build_corpus)
 
     a = sub.add_parser("ask", help="提一个问题，得到三层引文答案")
-    a.add_argument("question")
+    a.add_argument("question", nargs="?")
+    a.add_argument("--question-file", metavar="FILE", help="从文件读取问题（UTF-8；- 表示标准输入）")
     a.add_argument("--json", action="store_true", help="输出 JSON（格式见 DESIGN.md）")
     a.add_argument("--model", help="本地 GGUF 模型文件（可选）")
     a.add_argument("--terms", help="逗号分隔的检索用语，代替自动选词")
@@ -337,6 +381,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = SafeStream(sys.stdout), SafeStream(sys.stderr)
+    try:
+        return _main(argv)
+    finally:
+        sys.stdout, sys.stderr = saved
+
+
+def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

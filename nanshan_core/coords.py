@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, replace
 
 from .errors import CoordError
+from .text import one_line
 
 CANON_NAMES = {"T": "大正藏", "X": "卍續藏", "R": "新文豐版卍續藏"}
 # Columns: Taishō and Xuzangjing pages have three (上中下); T1900 even a fourth.
@@ -161,7 +162,7 @@ def parse(text: str) -> Coord:
                 return parse(part)
             except CoordError:
                 continue
-        raise CoordError(f"无法识别的引用「{raw}」：其中没有能读出的 T、X 或 R 坐标")
+        raise CoordError(f"无法识别的引用「{one_line(raw)}」：其中没有能读出的 T、X 或 R 坐标")
     m = _R_CANONICAL.match(s) or _R_CBETA.match(s)
     if m:
         return _build("R", m["vol"], None, m["page"], m["col"], m["line"], m.groupdict().get("end"), raw)
@@ -178,7 +179,7 @@ def parse(text: str) -> Coord:
     if m:
         return _build(_canon(m["canon"]), m["vol"], None, m["page"], m["col"], m["line"], m["end"], raw)
     raise CoordError(
-        f"无法识别的坐标「{raw}」。可用的写法如：T40n1805_p0345b14、"
+        f"无法识别的坐标「{one_line(raw)}」。可用的写法如：T40n1805_p0345b14、"
         "CBETA, T40, no. 1805, p. 345b14、大正藏 40 345b14、X39n0714_p0710a23、R62, p. 309, a3")
 
 

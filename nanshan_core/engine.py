@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from . import clues as clue_mod, terms as terms_mod
 from .answer import Answer, compose
+from .text import clean_question
 from .errors import QuestionError
 from .pack import Pack
 from .retrieve import LAYERS, Material, Retriever
@@ -85,7 +86,10 @@ def scope_lead(result: Result) -> None:
 
 
 def check_question(question: str) -> str:
-    q = (question or "").strip()
+    """The question as the engine (and a model) will see it, or a clear message why not:
+    terminal controls and bidi overrides are dropped first (a question must not recolour
+    the reader's terminal or reach a model's prompt as an escape sequence)."""
+    q = clean_question(question or "")
     if not q:
         raise QuestionError("请输入问题，例如：出家人能不能碰钱？")
     if len(q) > MAX_QUESTION:

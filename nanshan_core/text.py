@@ -106,3 +106,51 @@ def chunk_spans(text: str, target: int = PASSAGE_TARGET, limit: int = PASSAGE_LI
 
 def cjk_count(text: str) -> int:
     return sum(1 for ch in text if unicodedata.category(ch) in ("Lo", "Co"))
+
+
+# Characters that steer a terminal or reorder text rather than show it: C0/C1 controls (ESC
+# starts a colour or cursor sequence, U+009B is a one-character CSI) and the bidi overrides
+# and isolates (U+202E turns the rest of a line around).
+BIDI_CONTROLS = set("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+LAYOUT_WHITESPACE = set("\t\n\r\v\f\x85\u2028\u2029")
+
+
+def _steers(ch: str) -> bool:
+    return unicodedata.category(ch) == "Cc" or ch in BIDI_CONTROLS
+
+
+def clean_question(text: str) -> str:
+    """A question as the engine and a model may see it: line breaks and tabs become spaces,
+    terminal controls and bidi overrides are dropped, runs of spaces shrink to one.  Nothing
+    else is touched: private-use and supplementary-plane characters are CBETA's own."""
+    out = []
+    for ch in text:
+        if ch in LAYOUT_WHITESPACE:
+            out.append(" ")
+        elif not _steers(ch):
+            out.append(ch)
+    return " ".join("".join(out).split())
+
+
+def one_line(text: str, limit: int = 40) -> str:
+    """What a user typed, quoted back in a one-line message: cleaned like a question, cut short."""
+    t = clean_question(text)
+    return t if len(t) <= limit else t[:limit] + "…"
+
+
+_ESCAPES: dict[int, str] = {}
+
+
+def terminal_safe(text: str, keep: str = "\n\t\r") -> str:
+    """Text for a terminal: every control or bidi character shown as a \\uXXXX escape
+    (valid inside JSON strings too), except the layout characters in ``keep``."""
+    if text.isprintable():
+        return text
+    out = []
+    for ch in text:
+        if ch not in keep and _steers(ch):
+            out.append(_ESCAPES.setdefault(ord(ch), f"\\u{ord(ch):04x}"))
+        else:
+            out.append(ch)
+    return "".join(out)
+

@@ -74,6 +74,12 @@ class Bookmark:
     text: str = ""           # the line as it read when bookmarked, for the list
 
 
+def _bookmark_like(x) -> bool:
+    """A bookmark as saved: a dict whose coord, and note / created / text if present, are text."""
+    return (isinstance(x, dict) and isinstance(x.get("coord"), str)
+            and all(isinstance(x.get(k, ""), str) for k in ("note", "created", "text")))
+
+
 class UserData:
     """History, bookmarks and settings of one user; thread-safe; every change saved at once."""
 
@@ -83,7 +89,7 @@ class UserData:
         self._lock = threading.Lock()
         self.messages: list[str] = []
         h = load_json(self.history_path, [], lambda d: isinstance(d, list) and all(isinstance(x, str) for x in d))
-        b = load_json(self.bookmarks_path, [], lambda d: isinstance(d, list) and all(isinstance(x, dict) and "coord" in x for x in d))
+        b = load_json(self.bookmarks_path, [], lambda d: isinstance(d, list) and all(map(_bookmark_like, d)))
         s = load_json(self.settings_path, {}, lambda d: isinstance(d, dict))
         self.messages += [r.message for r in (h, b, s) if r.message]
         self.history: list[str] = list(h.data)
@@ -143,7 +149,14 @@ class UserData:
 
     # -- settings -----------------------------------------------------------------
     def get(self, key: str, default=None):
-        return self.settings.get(key, default)
+        """A setting, or ``default`` when it is missing or of another type than the default
+        (a hand-edited settings.json must not crash the window: font_scale "big")."""
+        value = self.settings.get(key, default)
+        if default is None or value is None or isinstance(value, type(default)):
+            return value
+        if isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
+            return float(value)
+        return default
 
     def set(self, key: str, value) -> None:
         with self._lock:

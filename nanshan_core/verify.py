@@ -106,9 +106,16 @@ COORD_LIKE = re.compile(
 
 
 def strip_coordinates(text: str) -> tuple[str, list[str]]:
-    """Remove anything that looks like a coordinate or page reference; return what was removed."""
-    removed = [m.group(0) for m in COORD_LIKE.finditer(text)]
-    return COORD_LIKE.sub("〔已删除未经核验的出处〕", text), removed
+    """Remove anything that looks like a coordinate or page reference; return what was removed.
+    Repeated until nothing is left: removing one can expose another glued to it
+    (「T22n1428_p0576b27p. 345b14」: the second has no word boundary until the first is gone)."""
+    removed: list[str] = []
+    while True:
+        found = [m.group(0) for m in COORD_LIKE.finditer(text)]
+        if not found:
+            return text, removed
+        removed += found
+        text = COORD_LIKE.sub("〔已删除未经核验的出处〕", text)
 
 
 def citations_in(pack: Pack, text: str, materials: list) -> list[Citation]:
