@@ -6,9 +6,11 @@ reader there.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import QModelIndex, Qt, Signal
-from PySide6.QtWidgets import (QAbstractItemView, QDockWidget, QHBoxLayout, QHeaderView, QPushButton,
-                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QAbstractItemView, QDockWidget, QFileDialog, QHBoxLayout, QHeaderView,
+                               QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 COL_COORD, COL_NOTE, COL_TEXT = 0, 1, 2
 
@@ -16,6 +18,7 @@ COL_COORD, COL_NOTE, COL_TEXT = 0, 1, 2
 class BookmarksDock(QDockWidget):
     openRequested = Signal(str)
     error = Signal(str)
+    saved = Signal(str)                     # path written by 另存…
 
     def __init__(self, userdata, parent=None):
         super().__init__("书签", parent)
@@ -38,9 +41,13 @@ class BookmarksDock(QDockWidget):
         open_button.clicked.connect(self.open_selected)
         remove_button = QPushButton("删除")
         remove_button.clicked.connect(self.remove_selected)
+        save_button = QPushButton("另存…")
+        save_button.setToolTip("把书签、备注与提问历史另存到您选的文件（数据目录无法写入时用）")
+        save_button.clicked.connect(self.save_elsewhere_dialog)
         buttons = QHBoxLayout()
         buttons.addWidget(open_button)
         buttons.addWidget(remove_button)
+        buttons.addWidget(save_button)
         buttons.addStretch(1)
         body = QWidget()
         lay = QVBoxLayout(body)
@@ -49,6 +56,21 @@ class BookmarksDock(QDockWidget):
         lay.addLayout(buttons)
         self.setWidget(body)
         self.refresh()
+
+    def save_elsewhere(self, path: str) -> bool:
+        try:
+            out = self.userdata.export(path)
+        except OSError as exc:
+            self.error.emit(f"未能另存到 {path}（{exc.strerror or exc}）。请换一个位置。")
+            return False
+        self.saved.emit(str(out))
+        return True
+
+    def save_elsewhere_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "另存书签与历史", str(Path.home() / "南山问律-书签与历史.json"),
+                                              "JSON (*.json)")
+        if path:
+            self.save_elsewhere(path)
 
     def refresh(self) -> None:
         self.table.blockSignals(True)
@@ -75,10 +97,12 @@ class BookmarksDock(QDockWidget):
     def add(self, coord: str, text: str) -> None:
         """Add (or bring back) a bookmark and put the cursor in its note, ready to type."""
         existing = next((b for b in self.userdata.bookmarks if b.coord == coord), None)
-        self.userdata.add_bookmark(coord, existing.note if existing else "", text)
-        self.refresh()
-        self.show()
-        self.raise_()
+        try:
+            self.userdata.add_bookmark(coord, existing.note if existing else "", text)
+        finally:                            # kept in memory and listed even when the disk refused it
+            self.refresh()
+            self.show()
+            self.raise_()
         row = self.row_of(coord)
         self.table.setCurrentCell(row, COL_NOTE)
         self.table.editItem(self.table.item(row, COL_NOTE))
@@ -89,7 +113,8 @@ class BookmarksDock(QDockWidget):
             try:
                 self.userdata.update_bookmark(coord, item.text())
             except OSError as exc:
-                self.error.emit(f"备注未能保存（{exc}）。备注仍在书签栏中，请检查磁盘后再编辑一次。")
+                self.error.emit(f"备注未能保存（{exc}）。备注仍在书签栏中；可点「另存…」存到其他位置，"
+                                "或检查磁盘后再编辑一次。")
 
     def commit_edits(self) -> None:
         """A note still being typed is saved too (moving the current cell commits the editor)."""

@@ -125,6 +125,7 @@ class MainWindow(QMainWindow):
         self.bookmarks = BookmarksDock(self.userdata, self)
         self.bookmarks.openRequested.connect(self.open_coord)
         self.bookmarks.error.connect(self.messages.error)
+        self.bookmarks.saved.connect(lambda path: self.notify(f"书签与历史已另存：{path}"))
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.bookmarks)
         self.bookmarks.hide()
         self.library = LibraryDock(self.session.pack, self)
@@ -235,6 +236,8 @@ class MainWindow(QMainWindow):
         self.act_library_filter = self._action("筛选书库", self.library.focus_filter, ["Ctrl+L"])
         self.act_search = self._action("原文检索", self.focus_search, ["Ctrl+Shift+F"])
         self.act_about = self._action("关于南山问律", self.about)
+        self.act_doctor = self._action("检查环境…", self.check_environment,
+                                       tip="检查语料包、字体、模型运行库与用户数据，并说明如何处理")
         for act in (self.act_export_html, self.act_export_pdf):
             act.setEnabled(False)
         m = self.menuBar().addMenu("文件")
@@ -247,7 +250,9 @@ class MainWindow(QMainWindow):
         v.addActions([self.act_present, self.act_contrast, self.act_bookmarks, self.act_library,
                       self.act_library_filter, self.act_search, self.act_jump])
         self.menuBar().addMenu(self.model_menu)
-        self.menuBar().addMenu("帮助").addAction(self.act_about)
+        help_menu = self.menuBar().addMenu("帮助")
+        help_menu.addAction(self.act_doctor)
+        help_menu.addAction(self.act_about)
         self.toolbar.addAction(self.act_bookmarks)
         self.toolbar.addAction(self.act_export_html)
         self.toolbar.addAction(self.act_export_pdf)
@@ -287,7 +292,8 @@ class MainWindow(QMainWindow):
             fn(*args)
             return True
         except OSError as exc:
-            self.messages.error(f"无法保存用户数据（{exc}）。已输入的内容仍在窗口中，请检查磁盘后再试。")
+            self.messages.error(f"无法保存用户数据（{exc}）。已输入的内容仍在窗口中；可在书签栏点「另存…」"
+                                "存到其他位置，或检查磁盘后再试。")
             return False
 
     def _warm_up(self) -> None:
@@ -631,7 +637,8 @@ class MainWindow(QMainWindow):
         try:
             self.bookmarks.add(coord, text)
         except OSError as exc:
-            self.messages.error(f"无法保存书签（{exc}）。")
+            self.messages.error(f"无法保存书签（{exc}）。书签仍在书签栏中；可点「另存…」存到其他位置，"
+                                "或检查磁盘后再试。")
             return
         self.notify(f"已加书签 {coord}，可在书签栏写备注")
 
@@ -779,6 +786,12 @@ class MainWindow(QMainWindow):
             self.export_pdf(path)
 
     # == about and closing =====================================================================
+    def check_environment(self):
+        from .doctor_dialog import DoctorDialog
+        dialog = DoctorDialog(self.session, self.runner, self)
+        dialog.show()
+        return dialog
+
     def about(self) -> None:
         cb = self.session.pack.manifest.get("cbeta", {})
         QMessageBox.about(self, "关于南山问律",

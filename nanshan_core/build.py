@@ -122,6 +122,7 @@ def build_pack(cbeta: Path, out: Path, works: list[str] | None = None,
         raise CorpusError("没有指定任何经典")
     out = Path(out).resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
+    _clear_leftovers(out)
     tmp = out.parent / f".{out.name}.building-{os.getpid()}"
     if tmp.exists():
         shutil.rmtree(tmp)
@@ -415,6 +416,28 @@ def _write_manifest(tmp: Path, manifest: dict) -> None:
     manifest["files"] = files
     manifest["build"]["bytes"] = size
     (tmp / MANIFEST).write_text(json.dumps(manifest, ensure_ascii=False, indent=1), encoding="utf-8")
+
+
+def _clear_leftovers(out: Path) -> None:
+    """A build killed mid-way (power cut, SIGKILL) leaves its temporary directory beside the
+    pack, hundreds of MB; the next build removes those whose process is gone.  They are
+    never opened: a pack is only ever read at ``out``."""
+    for p in out.parent.glob(f".{out.name}.*-*"):
+        kind, _, pid = p.name[len(out.name) + 2:].rpartition("-")
+        if kind in ("building", "old") and pid.isdigit() and not _pid_alive(int(pid)):
+            shutil.rmtree(p, ignore_errors=True)
+
+
+def _pid_alive(pid: int) -> bool:
+    if os.name == "nt":             # os.kill would terminate it there: keep the leftover
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _swap_into_place(tmp: Path, out: Path) -> None:

@@ -246,6 +246,16 @@ def format_result(res) -> str:
     return "\n".join(out)
 
 
+def cmd_doctor(args) -> int:
+    from .doctor import FAIL, format_findings, run
+    findings = run(args.pack)
+    if args.json:
+        print(json.dumps([f.to_json() for f in findings], ensure_ascii=False, indent=1))
+    else:
+        print(format_findings(findings))
+    return 1 if any(f.status == FAIL for f in findings) else 0
+
+
 def cmd_ask(args) -> int:
     question = read_question(args)
     engine = _engine(args)
@@ -319,6 +329,11 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--if-stale", action="store_true",
                    help="只在语料包缺失或与当前程序不符时重建")
     b.set_defaults(func=cmd_build_corpus)
+
+    d = sub.add_parser("doctor", help="检查语料包、字体、模型运行库与用户数据，并说明如何处理")
+    d.add_argument("--pack")
+    d.add_argument("--json", action="store_true")
+    d.set_defaults(func=cmd_doctor)
 
     a = sub.add_parser("ask", help="提一个问题，得到三层引文答案")
     a.add_argument("question", nargs="?")

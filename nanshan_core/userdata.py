@@ -147,6 +147,16 @@ class UserData:
     def _save_bookmarks(self) -> None:
         atomic_write_json(self.bookmarks_path, [bm.__dict__ for bm in self.bookmarks])
 
+    # -- saving elsewhere ---------------------------------------------------------
+    def export(self, path: Path) -> Path:
+        """Everything in memory (history, bookmarks with notes, settings) to a file the user
+        chose: the way out when the data directory cannot be written (a full disk)."""
+        with self._lock:
+            data = {"history": self.history, "bookmarks": [bm.__dict__ for bm in self.bookmarks],
+                    "settings": self.settings, "exported": time.strftime("%Y-%m-%d %H:%M")}
+        atomic_write_json(Path(path), data)
+        return Path(path)
+
     # -- settings -----------------------------------------------------------------
     def get(self, key: str, default=None):
         """A setting, or ``default`` when it is missing or of another type than the default

@@ -12,6 +12,15 @@ os.environ.setdefault("LC_ALL", "C.UTF-8")
 from pathlib import Path  # noqa: E402
 
 import pytest  # noqa: E402
+from hypothesis import HealthCheck, settings  # noqa: E402
+
+# Fuzzing (tests/test_fuzz.py): modest in CI, ten times more with --hypothesis-profile=slow.
+# No deadline: these machines are shared and a slow example is not a failure.
+_FUZZ = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+             print_blob=True)
+settings.register_profile("ci", max_examples=60, **_FUZZ)
+settings.register_profile("slow", max_examples=600, **_FUZZ)
+settings.load_profile("ci")
 
 ROOT = Path(__file__).resolve().parent.parent
 CBETA = ROOT.parent / "shared" / "cbeta"

@@ -1,8 +1,8 @@
 """Fuzzing with hypothesis: every input a user or a model can produce ends in a result or a clear,
 user-level message — never an unexpected exception, never a coordinate the verifier did not compute.
 
-Example counts: the "ci" profile (default) keeps the suite quick; `pytest --hypothesis-profile=slow
-tests/test_fuzz.py` runs ten times as many.  Targets: the coordinate and citation parser, the jump
+Example counts: the "ci" profile (conftest.py; the default) keeps the suite quick;
+`pytest --hypothesis-profile=slow tests/test_fuzz.py` runs ten times as many.  Targets: the coordinate and citation parser, the jump
 to a line, the question pipeline, the verifier, the user-data loaders, the model-output path (D).
 """
 import json
@@ -11,7 +11,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings, strategies as st
+from hypothesis import given, strategies as st
 
 from nanshan_core import coords
 from nanshan_core.errors import CoordError, NanshanError, QuestionError
@@ -19,12 +19,6 @@ from nanshan_core.llm import annotate
 from nanshan_core.text import BIDI_CONTROLS
 from nanshan_core.userdata import UserData, load_json
 from nanshan_core.verify import COORD_LIKE, LEVELS, citations_in, find, strip_coordinates, verify
-
-settings.register_profile("ci", max_examples=60, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-settings.register_profile("slow", max_examples=600, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-settings.load_profile("ci")
 
 # Text as a user might paste it: CJK (both scripts), ASCII, full-width punctuation, controls
 # and escape sequences, bidi overrides, emoji, private-use and supplementary-plane characters,

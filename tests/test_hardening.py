@@ -126,3 +126,40 @@ def test_gui_ask_open_and_export_without_network(no_network, qtbot, open_window,
     assert w.current_reader() is not None
     assert w.export_html(tmp_path / "h.html").exists()
     assert no_network == []
+
+
+# -- doctor ------------------------------------------------------------------------------------------
+
+@pytest.mark.fullpack
+def test_doctor_reports_a_healthy_install_and_each_broken_part(full_pack, small_pack, tmp_path, user_dirs):
+    ok = _cli(["doctor", "--json", "--pack", str(full_pack.path)])
+    found = {f["name"]: f for f in json.loads(ok.stdout)}
+    assert found["语料包完整性"]["status"] == "ok" and "校验和全部相符" in found["语料包完整性"]["detail"]
+    assert "21 部" in found["语料包内容"]["detail"]
+    import shutil
+    broken = tmp_path / "pack"
+    shutil.copytree(small_pack.path, broken)
+    db = broken / "corpus.sqlite"
+    data = bytearray(db.read_bytes())
+    data[len(data) // 2] ^= 1
+    db.write_bytes(bytes(data))
+    data_dir, config_dir = user_dirs
+    data_dir.mkdir(parents=True, exist_ok=True)
+    (data_dir / "bookmarks.json").write_text("[{", encoding="utf-8")
+    env = {**os.environ, "NANSHAN_DATA_DIR": str(data_dir), "NANSHAN_CONFIG_DIR": str(config_dir)}
+    bad = _cli(["doctor", "--pack", str(broken)], env=env)
+    assert bad.returncode == 1
+    assert "✗ 语料包：" in bad.stdout and "corpus.sqlite" in bad.stdout and "nanshan build-corpus" in bad.stdout
+    assert "bookmarks.json 无法读取" in bad.stdout and "处理：" in bad.stdout
+
+
+def test_help_menu_runs_the_same_checks_with_fonts(qtbot, open_window):
+    w = open_window()
+    dialog = w.check_environment()
+    with qtbot.waitSignal(dialog.finished_checks, timeout=60_000) as blocker:
+        pass
+    names = [f.name for f in blocker.args[0]]
+    assert names[0] == "中文字体" and "语料包完整性" in names
+    assert blocker.args[0][0].status == "ok", blocker.args[0][0].detail
+    assert "语料包完整性" in dialog.report.toPlainText()
+    dialog.close()
