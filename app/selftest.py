@@ -44,6 +44,16 @@ def first_coordinate(result) -> str | None:
 
 
 def run_selftest(window, question: str = SELFTEST_QUESTION) -> tuple[bool, str]:
+    """The chain, with every network connection refused and recorded (none may be tried)."""
+    from nanshan_core.offline import no_network
+    with no_network() as tried:
+        ok, message = _run_selftest(window, question)
+    if ok and tried:
+        return False, f"selftest failed: 程序试图联网 {len(tried)} 次：{tried[0]}"
+    return ok, message + (" · no network" if ok else "")
+
+
+def _run_selftest(window, question: str) -> tuple[bool, str]:
     # The pack's checksums are verified before the index is used: a damaged pack fails here.
     if not wait_for(lambda: window.ready or window.pack_error, 120.0):
         return False, "selftest failed: 语料包在 120 秒内未能就绪"

@@ -49,6 +49,7 @@ def test_frozen_selftest_passes_offscreen(bundle, tmp_path):
     out = _run(bundle, "--selftest", home=tmp_path)
     assert out.returncode == 0, out.stdout + out.stderr
     assert out.stdout.strip().splitlines()[-1].startswith("selftest ok:")
+    assert out.stdout.strip().endswith("· no network")
 
 
 @pytest.mark.slow

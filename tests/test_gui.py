@@ -495,7 +495,7 @@ def test_selftest_exits_zero(full_pack, tmp_path):
                           cwd=ROOT, env=app_env(tmp_path), capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     lines = proc.stdout.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("selftest ok: ") and lines[0].endswith(" shown")
+    assert len(lines) == 1 and lines[0].startswith("selftest ok: ") and lines[0].endswith(" shown · no network")
     coord = lines[0].split()[2]
     assert full_pack.line(coord).coord == coord
 

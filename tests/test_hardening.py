@@ -87,18 +87,20 @@ def test_settings_of_the_wrong_type_fall_back_to_defaults(qtbot, open_window, us
 # -- no network ------------------------------------------------------------------------------------
 
 @pytest.fixture
-def no_network(monkeypatch):
-    """Every way Python code could reach the network raises and is recorded."""
-    tried = []
+def no_network():
+    """Every way Python code could reach the network raises and is recorded (the same guard
+    the app's --selftest runs under)."""
+    from nanshan_core.offline import no_network as guard
+    with guard() as tried:
+        yield tried
 
-    def refuse(*args, **kwargs):
-        tried.append(args[:2])
-        raise OSError("network access attempted")
-    monkeypatch.setattr(socket.socket, "connect", refuse)
-    monkeypatch.setattr(socket.socket, "connect_ex", refuse)
-    monkeypatch.setattr(socket, "create_connection", refuse)
-    monkeypatch.setattr(socket, "getaddrinfo", refuse)
-    return tried
+
+def test_the_guard_catches_a_connection(no_network):
+    with pytest.raises(OSError):
+        socket.create_connection(("example.org", 80), timeout=1)
+    with pytest.raises(OSError):
+        socket.socket().connect(("127.0.0.1", 9))
+    assert len(no_network) == 2
 
 
 @pytest.mark.llm

@@ -53,3 +53,29 @@ def test_a_flipped_byte_is_refused_by_the_command_line(pack_copy, tmp_path, kind
     out = _ask(pack_copy, env)
     assert out.returncode != 0 and "Traceback" not in out.stderr
     assert "语料包" in out.stderr and out.stdout == ""
+
+
+@pytest.mark.parametrize("command", [["bench", "--no-gui", "--repeat", "1"], ["search", "突吉羅"],
+                                     ["line", "T24n1461_p0659a05"], ["topics", "--report"]])
+def test_every_command_refuses_a_tampered_pack(pack_copy, tmp_path, command):
+    Pack(pack_copy, verify="cached")
+    _flip(next(p for p in pack_copy.rglob("*.toc")))
+    env = {**os.environ, "NANSHAN_CACHE_DIR": str(tmp_path / "cache")}
+    out = subprocess.run([sys.executable, "-m", "nanshan_core.cli", *command, "--pack", str(pack_copy)],
+                         capture_output=True, text=True, cwd=ROOT, env=env, timeout=300)
+    assert out.returncode != 0 and "校验和不符" in out.stderr and "Traceback" not in out.stderr, out.stderr[-500:]
+
+
+def test_the_gui_and_its_selftest_refuse_a_tampered_pack(pack_copy, tmp_path, qapp):
+    from app.main import open_or_build
+    from nanshan_core.userdata import UserData
+    Pack(pack_copy, verify="cached")
+    _flip(pack_copy / "corpus.sqlite", 0.3)
+    session, reason = open_or_build(str(pack_copy), interactive=False,
+                                    userdata=UserData(tmp_path / "d", tmp_path / "c"))
+    assert session is None and "校验和不符" in reason and "corpus.sqlite" in reason
+    env = {**os.environ, "NANSHAN_CACHE_DIR": str(tmp_path / "cache"), "QT_QPA_PLATFORM": "offscreen",
+           "NANSHAN_DATA_DIR": str(tmp_path / "d"), "NANSHAN_CONFIG_DIR": str(tmp_path / "c")}
+    out = subprocess.run([sys.executable, "-m", "app.main", "--selftest", "--pack", str(pack_copy)],
+                         capture_output=True, text=True, cwd=ROOT, env=env, timeout=300)
+    assert out.returncode == 1 and "校验和不符" in out.stdout + out.stderr
