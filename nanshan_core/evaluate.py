@@ -126,6 +126,28 @@ def _name_forms(name: str, fold) -> set[str]:
     return {fold(n) for n in (name, base) if len(n) >= 2}
 
 
+QUOTE_WINDOW = (-2, 6)      # lines around a gold line (a gold quote may run on) that count as quoting it
+
+
+def gold_quoted(engine: Engine, gold: dict, result) -> bool:
+    """Does the answer a reader sees (its text and its panes) quote the gold passage — a verified
+    line of the same work at or just after the gold's line?  Recall says the passage was found;
+    this says it was shown."""
+    if not result.answer:
+        return False
+    try:
+        target = engine.pack.line(gold["coord"]).id
+    except NanshanError:
+        return False
+    cits = list(result.answer.citations) + [c for cs in result.answer.panes.values() for c in cs]
+    for c in cits:
+        if c.level != "line" or not c.coord or not c.coord.startswith(gold["coord"].split("_")[0]):
+            continue
+        if QUOTE_WINDOW[0] <= engine.pack.line(c.coord).id - target <= QUOTE_WINDOW[1]:
+            return True
+    return False
+
+
 def topic_hit(engine: Engine, gold_topic: str, chosen) -> bool:
     """Is the question set's main topic (a name as the texts give it: 非時食戒, 安居, 受日) among the
     chosen topics?  Names are compared with and without 戒/犍度/篇, either inside the other; a
@@ -155,7 +177,8 @@ def run(engine: Engine, questions_path: Path, cbeta: Path, ask=None, progress=No
         res = ask(q["question"])
         rep = QuestionReport(q["id"], q.get("expect", "answer"), res.refused, seconds=time.perf_counter() - t0)
         for g in q.get("gold", []):
-            rep.gold.append({"coord": g["coord"], "layer": g["layer"], "hit": gold_hit(engine, g, res.materials)})
+            rep.gold.append({"coord": g["coord"], "layer": g["layer"], "hit": gold_hit(engine, g, res.materials),
+                             "quoted": gold_quoted(engine, g, res)})
         if q.get("topic") and not res.refused:
             rep.topic_hit = topic_hit(engine, q["topic"], res.selection.topics)
         if res.answer:
@@ -181,6 +204,9 @@ def summarise(reports: list[QuestionReport]) -> dict:
     return {
         "questions": len(reports),
         "recall": {"overall": _ratio(sum(g["hit"] for g in gold), len(gold)), **recall},
+        "quoted": {"overall": _ratio(sum(g["quoted"] for g in gold), len(gold)),
+                   **{layer: _ratio(sum(g["quoted"] for g in gold if g["layer"] == layer),
+                                    sum(1 for g in gold if g["layer"] == layer)) for layer in LAYERS}},
         "line_accuracy": _ratio(sum(1 for c in line_cits if c["raw_ok"]), len(line_cits)),
         "line_share": _ratio(len(line_cits), len(cits)),
         "paragraph_share": _ratio(sum(1 for c in cits if c["level"] == "paragraph"), len(cits)),
@@ -213,6 +239,8 @@ def format_report(s: dict, summary_only: bool = False) -> str:
         f"问题数：{s['questions']}",
         f"召回（gold 段落在材料中）：总 {pct(rec['overall'])}；律本 {pct(rec['vinaya'])}；"
         f"道宣 {pct(rec['daoxuan'])}；元照 {pct(rec['yuanzhao'])}",
+        f"引用（gold 段落被答案或卡片引用）：总 {pct(s['quoted']['overall'])}；律本 {pct(s['quoted']['vinaya'])}；"
+        f"道宣 {pct(s['quoted']['daoxuan'])}；元照 {pct(s['quoted']['yuanzhao'])}",
         f"行级坐标准确率（对照原始 XML）：{pct(s['line_accuracy'])}",
         f"行级占比：{pct(s['line_share'])}；段级占比：{pct(s['paragraph_share'])}",
         f"编造出处：{s['fabricated']}",

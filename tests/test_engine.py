@@ -143,3 +143,16 @@ def test_a_card_marks_only_a_sentence_that_carries_a_term(engine):
     assert marked
     assert all(any(t in fold(c.quote) for t in terms) for c in marked), [c.quote for c in marked]
     assert len(marked) < len(r.materials) or all(m.terms for m in r.materials)
+
+
+def test_eval_counts_a_gold_passage_as_quoted_only_when_the_answer_shows_it(engine, full_pack):
+    from nanshan_core.evaluate import gold_quoted
+    res = engine.ask("比丘能不能碰钱？")
+    cit = next(c for c in res.answer.citations if c.level == "line")
+    assert gold_quoted(engine, {"coord": cit.coord}, res)
+    shown = [c.coord for cs in res.answer.panes.values() for c in cs] + [c.coord for c in res.answer.citations]
+    ids = [full_pack.line(c).id for c in shown if c]
+    base = full_pack.line(cit.coord).id
+    step = next(k for k in range(40, 4000) if all(abs(base + k - i) > 8 for i in ids))
+    far = full_pack.line_by_id(base + step)
+    assert not gold_quoted(engine, {"coord": far.coord}, res)
