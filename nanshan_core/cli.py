@@ -280,9 +280,18 @@ def _stream_to_stderr(token: str) -> None:
 
 
 def cmd_eval(args) -> int:
-    from .evaluate import format_report, run
+    from .evaluate import format_report, format_scope_report, is_scope_set, run, run_scope
     from .paths import find_cbeta
     engine = _engine(args)
+    if is_scope_set(Path(args.questions)):       # a set labelled with the gate's outcomes
+        progress = None if args.json else (lambda k, n, qid: print(f"\r{k + 1}/{n} {qid}", end="", file=sys.stderr))
+        report = run_scope(engine, Path(args.questions), progress=progress)
+        if args.json:
+            print(json.dumps(report, ensure_ascii=False, indent=1))
+        else:
+            print(file=sys.stderr)
+            print(format_scope_report(report, summary_only=args.summary))
+        return 0
     cbeta = find_cbeta(args.cbeta) or Path(engine.pack.manifest["cbeta"]["source"])
     ask = None
     if args.model:

@@ -262,3 +262,61 @@ def format_report(s: dict, summary_only: bool = False) -> str:
         out.append("未召回的 gold（- 未中，v/d/y = 律本/道宣/元照）：")
         out.extend("  " + m for m in misses)
     return "\n".join(out)
+
+
+# -- the scope gate ------------------------------------------------------------------------------
+# A scope set labels each question with the outcome it must get (resources/scope/*.jsonl,
+# tests/eval/scope-test.jsonl): refuse (with its kind), answer (a near-miss: Vinaya words that look
+# out of scope), scope_note (two parts, one out of scope) or silent (a thing the texts never name).
+
+def is_scope_set(path: Path) -> bool:
+    first = next((line for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()), "{}")
+    return "label" in json.loads(first)
+
+
+def run_scope(engine: Engine, path: Path, progress=None) -> dict:
+    """The gate's outcome for every labelled question (the gate alone: no retrieval needed)."""
+    rows = [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
+    per = []
+    for k, r in enumerate(rows):
+        if progress:
+            progress(k, len(rows), r["id"])
+        d = engine.gate.decide(r["question"], engine.matcher.match(r["question"]))
+        per.append({"id": r["id"], "label": r["label"], "kind": r.get("kind"), "outcome": d.outcome,
+                    "got_kind": d.kind})
+    def count(label, pred):
+        rs = [p for p in per if p["label"] == label]
+        return _ratio(sum(1 for p in rs if pred(p)), len(rs))
+    kinds = sorted({p["kind"] for p in per if p["label"] == "refuse" and p["kind"]})
+    return {
+        "questions": len(per),
+        "refused": count("refuse", lambda p: p["outcome"] == "refuse"),
+        "refused_or_noted": count("refuse", lambda p: p["outcome"] in ("refuse", "scope_note")),
+        "refused_by_kind": {k: _ratio(sum(1 for p in per if p["label"] == "refuse" and p["kind"] == k
+                                          and p["outcome"] == "refuse"),
+                                      sum(1 for p in per if p["label"] == "refuse" and p["kind"] == k)) for k in kinds},
+        "near_miss_wrongly_refused": count("answer", lambda p: p["outcome"] == "refuse"),
+        "scope_noted": count("scope_note", lambda p: p["outcome"] == "scope_note"),
+        "scope_answered": count("scope_note", lambda p: p["outcome"] != "refuse"),
+        "silent_lead": count("silent", lambda p: p["outcome"] == "silent"),
+        "per_question": per,
+    }
+
+
+def format_scope_report(s: dict, summary_only: bool = False) -> str:
+    def pct(r):
+        return f"{100 * r['share']:.0f}% ({r['hit']}/{r['of']})" if r["share"] is not None else "—"
+    out = [f"问题数：{s['questions']}",
+           f"应拒答而拒答：{pct(s['refused'])}（拒答或加范围说明：{pct(s['refused_or_noted'])}）",
+           "  各类：" + "；".join(f"{k} {pct(v)}" for k, v in s["refused_by_kind"].items()),
+           f"近似而应回答的问题被误拒：{pct(s['near_miss_wrongly_refused'])}",
+           f"两部分问题：加范围说明 {pct(s['scope_noted'])}；得到回答 {pct(s['scope_answered'])}",
+           f"律典无明文之物：以「律典对此无明文」开头 {pct(s['silent_lead'])}"]
+    if not summary_only:
+        wrong = [p for p in s["per_question"] if
+                 (p["label"] == "refuse" and p["outcome"] != "refuse")
+                 or (p["label"] == "answer" and p["outcome"] == "refuse")
+                 or (p["label"] == "scope_note" and p["outcome"] != "scope_note")
+                 or (p["label"] == "silent" and p["outcome"] != "silent")]
+        out += [f"  {p['id']}：应 {p['label']}，得 {p['outcome']}" for p in wrong]
+    return "\n".join(out)

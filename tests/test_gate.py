@@ -4,6 +4,8 @@ words answered, two-part questions answered with a note, silent topics opened pl
 The questions are written for these tests (not from the labelled sets): they check the
 behaviour a reader meets, the labelled sets measure it (see the closing notes).
 """
+import json
+
 import pytest
 
 from nanshan_core import gate
@@ -82,3 +84,18 @@ def test_the_classifier_is_trained_on_the_tune_half_only():
     test = Path(__file__).parent / "eval" / "scope-test.jsonl"
     held_out = {json.loads(line)["question"] for line in test.read_text(encoding="utf-8").splitlines() if line}
     assert texts and not (texts & held_out)
+
+
+def test_eval_reports_a_scope_set_by_outcome(engine, tmp_path):
+    """`nanshan eval` on a set labelled with outcomes gives the gate's figures per label and kind."""
+    from nanshan_core.evaluate import format_scope_report, is_scope_set, run_scope
+    rows = [{"id": "r1", "question": "帮我看看今年的运势，哪天出发最吉利？", "label": "refuse", "kind": "divination"},
+            {"id": "a1", "question": "比丘可以给人看相算命吗？", "label": "answer", "kind": None},
+            {"id": "s1", "question": "出家人能不能用微信支付收钱？", "label": "silent", "kind": None}]
+    path = tmp_path / "scope.jsonl"
+    path.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows), encoding="utf-8")
+    assert is_scope_set(path)
+    rep = run_scope(engine, path)
+    assert rep["refused"]["hit"] == 1 and rep["refused_by_kind"]["divination"]["of"] == 1
+    assert rep["near_miss_wrongly_refused"]["hit"] == 0 and rep["silent_lead"]["hit"] == 1
+    assert "应拒答而拒答：100% (1/1)" in format_scope_report(rep)
