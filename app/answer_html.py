@@ -14,7 +14,7 @@ import html
 import re
 from dataclasses import dataclass
 
-from nanshan_core.verify import UNVERIFIED_NOTE
+from nanshan_core.ask.verify import UNVERIFIED_NOTE
 
 from .citations import LEVEL_LABELS, MATERIAL_SOURCE_LABELS, SOURCE_LABELS, href
 from .theme import Palette

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from urllib.parse import quote, unquote
 
-from nanshan_core import coords
+from nanshan_core.corpus import coords
 
 SOURCE_LABELS = {"glossary": "词表", "question": "问句", "offence": "罪名", "user": "自定", "model": "模型",
                  "topic": "主题"}

@@ -6,8 +6,8 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QPlainTextEdit, QPushButton, QVBoxLayout
 
-from nanshan_core import doctor
-from nanshan_core.doctor import FAIL, OK, WARN, Finding
+from nanshan_core.tools import doctor
+from nanshan_core.tools.doctor import FAIL, OK, WARN, Finding
 
 from . import fonts as fonts_mod
 from .workers import Task

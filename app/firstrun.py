@@ -23,7 +23,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QDialog, QFileDialog, QHBoxLayout, QLabel, QProgressBar, QPushButton,
                                QVBoxLayout)
 
-from nanshan_core.build import build_pack
+from nanshan_core.corpus.build import build_pack
 from nanshan_core.errors import BuildCancelled, CorpusError
 from nanshan_core.paths import bundled_pack_dir, find_cbeta, user_pack_dir
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from PySide6.QtCore import QMarginsF
 from PySide6.QtGui import QPageLayout, QPageSize, QPdfWriter, QTextDocument
 
-from nanshan_core.retrieve import LAYERS
+from nanshan_core.ask.retrieve import LAYERS
 
 from . import answer_html as ah
 from .citations import LAYER_TITLES, LEVEL_LABELS, cbeta_ref, human

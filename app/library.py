@@ -10,7 +10,7 @@ from PySide6.QtCore import QSortFilterProxyModel, Qt, Signal
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QDockWidget, QLineEdit, QTreeView, QVBoxLayout, QWidget
 
-from nanshan_core import library
+from nanshan_core.library import toc as library
 
 COORD = Qt.ItemDataRole.UserRole + 1
 FASCICLE = Qt.ItemDataRole.UserRole + 2

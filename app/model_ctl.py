@@ -19,7 +19,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
-from nanshan_core import llm
+from nanshan_core.ask import llm
 from nanshan_core.errors import ModelError
 
 from .workers import Runner, Task

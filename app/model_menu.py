@@ -15,7 +15,7 @@ from PySide6.QtCore import QUrl, Signal
 from PySide6.QtGui import QActionGroup, QDesktopServices
 from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QMenu, QProgressBar, QToolButton, QWidget)
 
-from nanshan_core import llm
+from nanshan_core.ask import llm
 
 from .model_ctl import CONTEXT_CHOICES, INSTALL_HINT, TIMEOUT_CHOICES, UNAVAILABLE, ModelController
 

@@ -12,8 +12,8 @@ from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
-from nanshan_core import coords
-from nanshan_core.coords import COLUMN_NAMES, CANON_NAMES
+from nanshan_core.corpus import coords
+from nanshan_core.corpus.coords import COLUMN_NAMES, CANON_NAMES
 
 from .theme import Palette, palette
 

@@ -19,9 +19,9 @@ from PySide6.QtGui import (QAction, QColor, QFontMetricsF, QKeySequence, QTextCh
 from PySide6.QtWidgets import (QAbstractItemView, QApplication, QHBoxLayout, QLabel, QLineEdit, QListView,
                                QSplitter, QStyle, QStyledItemDelegate, QToolButton, QVBoxLayout, QWidget)
 
-from nanshan_core import coords
-from nanshan_core.pack import FascicleRow, LineRow
-from nanshan_core.works import LAYER_NAMES
+from nanshan_core.corpus import coords
+from nanshan_core.corpus.pack import FascicleRow, LineRow
+from nanshan_core.corpus.works import LAYER_NAMES
 
 from .citations import cbeta_citation
 from .display import Shown, shown, utf16_offsets

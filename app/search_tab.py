@@ -12,9 +12,9 @@ from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel,
                                QLineEdit, QPushButton, QSpinBox, QTableView, QVBoxLayout, QWidget)
 
-from nanshan_core.concordance import Searcher
+from nanshan_core.library.concordance import Searcher
 from nanshan_core.errors import NanshanError
-from nanshan_core.works import LAYER_NAMES
+from nanshan_core.corpus.works import LAYER_NAMES
 
 from .workers import Runner, Task
 

@@ -14,8 +14,8 @@ import time
 from functools import cached_property
 from pathlib import Path
 
-from nanshan_core.engine import Engine
-from nanshan_core.pack import FascicleRow, LineRow, Pack
+from nanshan_core.ask.engine import Engine
+from nanshan_core.corpus.pack import FascicleRow, LineRow, Pack
 from nanshan_core.paths import default_pack_dir
 from nanshan_core.userdata import UserData
 

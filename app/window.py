@@ -23,10 +23,11 @@ from PySide6.QtGui import QAction, QFont, QKeySequence
 from PySide6.QtWidgets import (QApplication, QFileDialog, QLabel, QLineEdit, QMainWindow, QMessageBox,
                                QPushButton, QSplitter, QTabWidget, QToolBar, QVBoxLayout, QWidget)
 
-from nanshan_core import coords, llm
-from nanshan_core.engine import check_question
+from nanshan_core.corpus import coords
+from nanshan_core.ask import llm
+from nanshan_core.ask.engine import check_question
 from nanshan_core.errors import NanshanError, QuestionError
-from nanshan_core.retrieve import LAYERS
+from nanshan_core.ask.retrieve import LAYERS
 
 from . import answer_html as ah
 from . import handout

@@ -23,9 +23,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from nanshan_core.build import build_pack, pack_is_current  # noqa: E402
+from nanshan_core.corpus.build import build_pack, pack_is_current  # noqa: E402
 from nanshan_core.cli import ProgressPrinter  # noqa: E402
-from nanshan_core.pack import Pack  # noqa: E402
+from nanshan_core.corpus.pack import Pack  # noqa: E402
 from nanshan_core.paths import find_cbeta  # noqa: E402
 
 NAME = "nanshan-wenlu"

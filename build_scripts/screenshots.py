@@ -161,7 +161,7 @@ def library_shots(window, shot) -> None:
 
 def model_shots(window, model: str, shot) -> None:
     """Load the model through the window's controller, shoot the draft mid-stream, stop, shoot the result."""
-    from nanshan_core import llm
+    from nanshan_core.ask import llm
     from app.selftest import wait_for
     ctl = window.model_ctl
     if not wait_for(lambda: ctl.runtime is not None, 30) or not ctl.runtime:

@@ -87,7 +87,7 @@ class ProgressPrinter:
 
 
 def cmd_build_corpus(args) -> int:
-    from .build import build_pack
+    from .corpus.build import build_pack
     from .paths import bundled_pack_dir, find_cbeta
     cbeta = find_cbeta(args.cbeta)
     if cbeta is None:
@@ -95,10 +95,10 @@ def cmd_build_corpus(args) -> int:
     out = Path(args.out) if args.out else bundled_pack_dir()
     works = [w for w in args.works.split(",") if w.strip()] if args.works else None
     if works == ["all"]:
-        from .works import all_works
+        from .corpus.works import all_works
         works = all_works(cbeta)
     if args.if_stale:
-        from .build import pack_is_current
+        from .corpus.build import pack_is_current
         if pack_is_current(out, works):
             print(f"语料包已是最新：{out}")
             return 0
@@ -116,8 +116,8 @@ def cmd_build_corpus(args) -> int:
 
 
 def cmd_search(args) -> int:
-    from .concordance import Searcher
-    from .works import LAYER_NAMES, normalise_work_id
+    from .library.concordance import Searcher
+    from .corpus.works import LAYER_NAMES, normalise_work_id
     eng = _engine(args)
     works = [normalise_work_id(w) for w in args.work.split(",")] if args.work else None
     searcher = Searcher(eng.retriever)
@@ -143,8 +143,8 @@ def cmd_search(args) -> int:
 
 
 def cmd_topics(args) -> int:
-    from .engine import check_question
-    from .topics import format_report, report
+    from .ask.engine import check_question
+    from .corpus.topics import format_report, report
     eng = _engine(args)
     sk = eng.skeleton
     if len(sk) == 0:
@@ -186,21 +186,21 @@ def cmd_topics(args) -> int:
 
 
 def cmd_line(args) -> int:
-    from .pack import open_pack
+    from .corpus.pack import open_pack
     pack = open_pack(args.pack)
     print(pack.line(args.coord).text)
     return 0
 
 
 def _engine(args):
-    from .engine import Engine
-    from .pack import open_pack
+    from .ask.engine import Engine
+    from .corpus.pack import open_pack
     return Engine(open_pack(getattr(args, "pack", None)))
 
 
 def format_result(res) -> str:
     """The readable form of an answer: question, terms, the answer with coordinates, the materials."""
-    from .works import LAYER_NAMES
+    from .corpus.works import LAYER_NAMES
     d = res.to_json()
     out = [f"问题：{d['question']}", f"类别：{d['category']}"]
     if d["refused"]:
@@ -247,7 +247,7 @@ def format_result(res) -> str:
 
 
 def cmd_doctor(args) -> int:
-    from .doctor import FAIL, format_findings, run
+    from .tools.doctor import FAIL, format_findings, run
     findings = run(args.pack)
     if args.json:
         print(json.dumps([f.to_json() for f in findings], ensure_ascii=False, indent=1))
@@ -262,7 +262,7 @@ def cmd_ask(args) -> int:
     terms = [t for t in args.terms.split(",")] if args.terms else None
     topics = [t.strip() for t in args.topic.split(",") if t.strip()] if args.topic else None
     if args.model:
-        from .llm import ask_with_model
+        from .ask.llm import ask_with_model
         res = ask_with_model(engine, question, args.model, terms=terms,
                              on_token=None if args.json else _stream_to_stderr, topics=topics)
     else:
@@ -280,7 +280,7 @@ def _stream_to_stderr(token: str) -> None:
 
 
 def cmd_eval(args) -> int:
-    from .evaluate import format_report, format_scope_report, is_scope_set, run, run_scope
+    from .tools.evaluate import format_report, format_scope_report, is_scope_set, run, run_scope
     from .paths import find_cbeta
     engine = _engine(args)
     if is_scope_set(Path(args.questions)):       # a set labelled with the gate's outcomes
@@ -295,7 +295,7 @@ def cmd_eval(args) -> int:
     cbeta = find_cbeta(args.cbeta) or Path(engine.pack.manifest["cbeta"]["source"])
     ask = None
     if args.model:
-        from .llm import ask_with_model, load_model
+        from .ask.llm import ask_with_model, load_model
         model = load_model(args.model)
         ask = lambda q: ask_with_model(engine, q, model)  # noqa: E731
     progress = None if args.json else (lambda k, n, qid: print(f"\r{k + 1}/{n} {qid}", end="", file=sys.stderr))
@@ -309,7 +309,7 @@ def cmd_eval(args) -> int:
 
 
 def cmd_bench(args) -> int:
-    from .bench import format_bench, questions_from, run
+    from .tools.bench import format_bench, questions_from, run
     engine = _engine(args)
     report = run(engine, questions_from(args.questions), repeat=args.repeat, gui=not args.no_gui, model=args.model)
     print(json.dumps(report, ensure_ascii=False, indent=1) if args.json else format_bench(report))
@@ -319,7 +319,7 @@ def cmd_bench(args) -> int:
 def cmd_open(args) -> int:
     """Launch the GUI at a coordinate (the GUI itself lives in app/, started as a process)."""
     import subprocess
-    from .coords import parse
+    from .corpus.coords import parse
     parse(args.coord)  # a malformed coordinate is refused here, before a window opens
     cmd = [sys.executable, "-m", "app.main", "--open", args.coord]
     if args.pack:

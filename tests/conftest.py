@@ -39,8 +39,8 @@ def cbeta_dir() -> Path:
 @pytest.fixture(scope="session")
 def full_pack(cbeta_dir):
     """The default 21-work pack (build_scripts/test.sh builds it; built here if missing or stale)."""
-    from nanshan_core.build import build_pack, pack_is_current
-    from nanshan_core.pack import Pack
+    from nanshan_core.corpus.build import build_pack, pack_is_current
+    from nanshan_core.corpus.pack import Pack
     path = Path(os.environ.get("NANSHAN_TEST_PACK") or ROOT / "corpus_pack")
     if not pack_is_current(path):
         build_pack(cbeta_dir, path)
@@ -49,8 +49,8 @@ def full_pack(cbeta_dir):
 
 @pytest.fixture(scope="session")
 def small_pack(cbeta_dir, tmp_path_factory):
-    from nanshan_core.build import build_pack
-    from nanshan_core.pack import Pack
+    from nanshan_core.corpus.build import build_pack
+    from nanshan_core.corpus.pack import Pack
     out = tmp_path_factory.mktemp("packs") / "small"
     build_pack(cbeta_dir, out, SMALL_WORKS)
     return Pack(out, verify="full")
@@ -67,7 +67,7 @@ def gguf() -> Path:
 @pytest.fixture(scope="session")
 def engine(full_pack):
     """One engine over the full pack for the whole run (its term counts are cached)."""
-    from nanshan_core.engine import Engine
+    from nanshan_core.ask.engine import Engine
     return Engine(full_pack)
 
 
@@ -109,7 +109,7 @@ class ScriptedModel:
     """LocalModel's interface with a fixed reply: exact D cases beside the real model, never instead."""
 
     def __init__(self, reply: str):
-        from nanshan_core import llm
+        from nanshan_core.ask import llm
         self.reply = reply
         self.info = llm.ModelInfo("scripted", "scripted", 4096, None, 0, None, True, 0.0)
 

@@ -6,8 +6,8 @@ of a two-part question, no topic pretended when there is none.
 """
 import pytest
 
-from nanshan_core import bridge
-from nanshan_core.normalize import simplify
+from nanshan_core.ask import bridge
+from nanshan_core.corpus.normalize import simplify
 
 pytestmark = pytest.mark.fullpack
 

@@ -6,9 +6,9 @@ import sys
 
 import pytest
 
-from nanshan_core.build import build_pack, pack_is_current
+from nanshan_core.corpus.build import build_pack, pack_is_current
 from nanshan_core.errors import CorpusError, PackError
-from nanshan_core.pack import Pack
+from nanshan_core.corpus.pack import Pack
 
 
 def _copy_work(cbeta_dir, tmp_path, work_glob):

@@ -3,11 +3,11 @@ import shutil
 
 import pytest
 
-from nanshan_core import coords
-from nanshan_core.build import build_pack
-from nanshan_core.concordance import SearchError, Searcher, plain_count
+from nanshan_core.corpus import coords
+from nanshan_core.corpus.build import build_pack
+from nanshan_core.library.concordance import SearchError, Searcher, plain_count
 from nanshan_core.errors import CorpusError
-from nanshan_core.works import all_works, find_work_files
+from nanshan_core.corpus.works import all_works, find_work_files
 
 PHRASES = ["突吉羅", "波羅夷", "捉錢", "非時食", "三種淨肉", "摩那埵", "須提那", "五錢", "戒體", "酒",
            "比丘，", "佛言：「聽"]

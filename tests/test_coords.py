@@ -1,6 +1,6 @@
 import pytest
 
-from nanshan_core import coords
+from nanshan_core.corpus import coords
 from nanshan_core.errors import CoordError
 
 

@@ -1,7 +1,7 @@
 """An independent check of the line model against the raw XML.
 
 The second reader below is deliberately simple and shares no code with
-nanshan_core.tei: it cuts the raw <body> text at each <lb> of the canon's
+nanshan_core.corpus.tei: it cuts the raw <body> text at each <lb> of the canon's
 edition, deletes what is not text (mulu labels, back matter) and every tag,
 and keeps what is left.  If the two readers disagree on any of 2,000 random
 lines, one of them is wrong, and every coordinate would be suspect.

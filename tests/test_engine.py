@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from nanshan_core.answer import NO_SIFENLU, NOTHING
+from nanshan_core.ask.answer import NO_SIFENLU, NOTHING
 from nanshan_core.errors import QuestionError
 
 
@@ -146,7 +146,7 @@ def test_a_card_marks_only_a_sentence_that_carries_a_term(engine):
 
 
 def test_eval_counts_a_gold_passage_as_quoted_only_when_the_answer_shows_it(engine, full_pack):
-    from nanshan_core.evaluate import gold_quoted
+    from nanshan_core.tools.evaluate import gold_quoted
     res = engine.ask("比丘能不能碰钱？")
     cit = next(c for c in res.answer.citations if c.level == "line")
     assert gold_quoted(engine, {"coord": cit.coord}, res)

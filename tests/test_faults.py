@@ -14,7 +14,7 @@ import time
 import pytest
 
 from nanshan_core.errors import PackError
-from nanshan_core.pack import Pack
+from nanshan_core.corpus.pack import Pack
 from nanshan_core.userdata import UserData, load_json
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

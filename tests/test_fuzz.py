@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 from hypothesis import given, strategies as st
 
-from nanshan_core import coords
+from nanshan_core.corpus import coords
 from nanshan_core.errors import CoordError, NanshanError, QuestionError
-from nanshan_core.llm import annotate
+from nanshan_core.ask.llm import annotate
 from nanshan_core.text import BIDI_CONTROLS
 from nanshan_core.userdata import UserData, load_json
-from nanshan_core.verify import COORD_LIKE, LEVELS, citations_in, find, strip_coordinates, verify
+from nanshan_core.ask.verify import COORD_LIKE, LEVELS, citations_in, find, strip_coordinates, verify
 
 # Text as a user might paste it: CJK (both scripts), ASCII, full-width punctuation, controls
 # and escape sequences, bidi overrides, emoji, private-use and supplementary-plane characters,

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from nanshan_core import gate
+from nanshan_core.ask import gate
 
 pytestmark = pytest.mark.fullpack
 
@@ -88,7 +88,7 @@ def test_the_classifier_is_trained_on_the_tune_half_only():
 
 def test_eval_reports_a_scope_set_by_outcome(engine, tmp_path):
     """`nanshan eval` on a set labelled with outcomes gives the gate's figures per label and kind."""
-    from nanshan_core.evaluate import format_scope_report, is_scope_set, run_scope
+    from nanshan_core.tools.evaluate import format_scope_report, is_scope_set, run_scope
     rows = [{"id": "r1", "question": "帮我看看今年的运势，哪天出发最吉利？", "label": "refuse", "kind": "divination"},
             {"id": "a1", "question": "比丘可以给人看相算命吗？", "label": "answer", "kind": None},
             {"id": "s1", "question": "出家人能不能用微信支付收钱？", "label": "silent", "kind": None}]

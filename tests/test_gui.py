@@ -23,7 +23,7 @@ from PySide6.QtGui import QTextCursor
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
 
-from nanshan_core import coords
+from nanshan_core.corpus import coords
 from nanshan_core.userdata import UserData
 
 from app.citations import SOURCE_LABELS

@@ -3,7 +3,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from nanshan_core.concordance import plain_count
+from nanshan_core.library.concordance import plain_count
 
 pytestmark = pytest.mark.fullpack
 TIMEOUT = 60_000

@@ -23,11 +23,11 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QFileDialog
 
-from nanshan_core import llm
+from nanshan_core.ask import llm
 from nanshan_core.errors import ModelError
-from nanshan_core.evaluate import RawLines
+from nanshan_core.tools.evaluate import RawLines
 from nanshan_core.userdata import UserData
-from nanshan_core.verify import COORD_LIKE, UNVERIFIED_NOTE
+from nanshan_core.ask.verify import COORD_LIKE, UNVERIFIED_NOTE
 
 from app import answer_html as ah
 from app.citations import SOURCE_LABELS

@@ -105,8 +105,8 @@ def test_the_guard_catches_a_connection(no_network):
 
 @pytest.mark.llm
 def test_engine_search_and_model_work_without_network(no_network, engine, gguf):
-    from nanshan_core import llm
-    from nanshan_core.concordance import Searcher
+    from nanshan_core.ask import llm
+    from nanshan_core.library.concordance import Searcher
     res = engine.ask("比丘能不能碰钱？")
     assert res.materials and res.answer.citations
     assert Searcher(engine.retriever).search(["捉錢"]).count > 0

@@ -1,7 +1,7 @@
 """The bigram index: phrases found, punctuation never bridged, layers filterable."""
 from whoosh import query as wq
 
-from nanshan_core.index import CharNgramTokenizer
+from nanshan_core.corpus.index import CharNgramTokenizer
 
 
 def _tokens(n, text):

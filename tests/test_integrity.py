@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from nanshan_core.errors import PackError
-from nanshan_core.pack import Pack
+from nanshan_core.corpus.pack import Pack
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -16,10 +16,10 @@ import threading
 
 import pytest
 
-from nanshan_core import llm
+from nanshan_core.ask import llm
 from nanshan_core.errors import ModelError
-from nanshan_core.evaluate import RawLines
-from nanshan_core.verify import COORD_LIKE, UNVERIFIED_NOTE
+from nanshan_core.tools.evaluate import RawLines
+from nanshan_core.ask.verify import COORD_LIKE, UNVERIFIED_NOTE
 
 pytestmark = pytest.mark.llm
 

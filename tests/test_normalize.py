@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from nanshan_core.normalize import Normalizer, load_variants
+from nanshan_core.corpus.normalize import Normalizer, load_variants
 from nanshan_core.paths import resource_path
 
 

@@ -3,8 +3,9 @@ import collections
 
 import pytest
 
-from nanshan_core import clues, terms
-from nanshan_core.retrieve import Retriever
+from nanshan_core.ask import clues
+from nanshan_core.ask import terms
+from nanshan_core.ask.retrieve import Retriever
 
 
 def _occurs(pack, text):
@@ -30,7 +31,7 @@ def test_every_glossary_term_occurs_in_the_default_pack(full_pack):
 
 @pytest.mark.fullpack
 def test_generic_words_are_never_chosen_alone(full_pack):
-    from nanshan_core.engine import Engine
+    from nanshan_core.ask.engine import Engine
     eng = Engine(full_pack)
     for q in ["比丘应该怎样持戒？", "佛说的戒律是什么？", "出家人要守哪些戒律？"]:
         sel = eng.select_terms(q)

@@ -9,9 +9,10 @@ import json
 
 import pytest
 
-from nanshan_core import coords, skeleton as sk
+from nanshan_core.corpus import coords
+from nanshan_core import skeleton as sk
 from nanshan_core.paths import load_resource_json
-from nanshan_core.topics import Skeleton, report
+from nanshan_core.corpus.topics import Skeleton, report
 
 pytestmark = pytest.mark.fullpack
 
@@ -92,7 +93,7 @@ def test_hand_written_structure_is_all_found(full_pack):
 
 
 def test_topic_resources_name_real_topics_and_words(full_pack, skel):
-    from nanshan_core.topics import topic_resources
+    from nanshan_core.corpus.topics import topic_resources
     res = topic_resources()
     unknown = [tid for tid in res if tid not in skel.topics]
     assert unknown == []

@@ -4,8 +4,8 @@ import sys
 
 import pytest
 
-from nanshan_core.tei import read_file
-from nanshan_core.works import find_work_files, work_info
+from nanshan_core.corpus.tei import read_file
+from nanshan_core.corpus.works import find_work_files, work_info
 
 
 def _fascicle(cbeta_dir, work, stem):
@@ -186,8 +186,8 @@ def test_mulu_labels_and_apparatus_are_not_text(full_pack):
 def test_one_file_per_work_layout_reads_the_same(cbeta_dir, tmp_path):
     """Assemble CBETA's current layout (one file per work) from T1806's fascicles and compare."""
     from lxml import etree
-    from nanshan_core.build import build_pack
-    from nanshan_core.pack import Pack
+    from nanshan_core.corpus.build import build_pack
+    from nanshan_core.corpus.pack import Pack
     files = find_work_files(cbeta_dir, "T1806").files
     first = etree.parse(str(files[0]))
     ns = "{http://www.tei-c.org/ns/1.0}"

@@ -1,9 +1,9 @@
 """Step D on real passages: exact line coordinates, corrections, and honest failures."""
 import pytest
 
-from nanshan_core.evaluate import RawLines
-from nanshan_core.retrieve import Retriever
-from nanshan_core.verify import UNVERIFIED_NOTE, citations_in, find, strip_coordinates, verify
+from nanshan_core.tools.evaluate import RawLines
+from nanshan_core.ask.retrieve import Retriever
+from nanshan_core.ask.verify import UNVERIFIED_NOTE, citations_in, find, strip_coordinates, verify
 
 
 @pytest.fixture(scope="module")

@@ -29,9 +29,9 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from .normalize import simplify
-from .paths import load_resource_json, resource_path
-from .text import is_word_char
+from ..corpus.normalize import simplify
+from ..paths import load_resource_json, resource_path
+from ..text import is_word_char
 
 KINDS = ("invent", "judge", "medical", "legal", "financial", "doctrine", "divination")
 WHOLE_KINDS = ("invent", "judge")        # never answered in part: they ask for a made-up text or a verdict

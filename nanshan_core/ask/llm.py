@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Callable
 
 from .answer import Answer, compose
-from .errors import ModelError
-from .paths import resource_path, user_data_dir
+from ..errors import ModelError
+from ..paths import resource_path, user_data_dir
 from .retrieve import LAYERS, Material
 from .terms import CATEGORIES, Term
 from .verify import Citation, citations_in, strip_coordinates

@@ -12,7 +12,7 @@ import functools
 import json
 from dataclasses import dataclass, field
 
-from .paths import resource_path
+from ..paths import resource_path
 from .skeleton import CLASS_NAME
 
 # Which work's treatment of a topic comes first in its layer: 四分律 before the other Vinayas,

@@ -11,8 +11,8 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from .normalize import simplify
-from .paths import load_resource_json
+from ..corpus.normalize import simplify
+from ..paths import load_resource_json
 
 MAX_CLUES = 3
 

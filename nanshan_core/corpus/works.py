@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import CorpusError
-from .paths import resource_path
+from ..errors import CorpusError
+from ..paths import resource_path
 from .tei import LayerRules
 
 LAYERS = ("vinaya", "daoxuan", "yuanzhao")

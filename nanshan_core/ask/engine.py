@@ -10,16 +10,18 @@ import math
 import time
 from dataclasses import dataclass, field
 
-from . import clues as clue_mod, terms as terms_mod
+from .. import clues as clue_mod
+
+from .. import terms as terms_mod
 from .answer import Answer, compose
-from .text import clean_question
-from .errors import QuestionError
-from .pack import Pack
+from ..text import clean_question
+from ..errors import QuestionError
+from ..corpus.pack import Pack
 from .retrieve import LAYERS, Material, Retriever
 from .terms import Selection
 from .bridge import Matcher
 from .gate import Gate
-from .topics import Skeleton
+from ..corpus.topics import Skeleton
 
 MAX_QUESTION = 500
 SURE_PLACES = 0.5       # confidence from which a topic's places take their full share of a layer

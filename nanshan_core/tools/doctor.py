@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import NanshanError
+from ..errors import NanshanError
 
 OK, WARN, FAIL = "ok", "warn", "fail"
 MARKS = {OK: "✓", WARN: "!", FAIL: "✗"}
@@ -36,8 +36,8 @@ class Finding:
 
 def check_pack(path: str | os.PathLike | None = None) -> list[Finding]:
     """Integrity (every file's sha256, timed), schema, and counts the manifest promises."""
-    from .pack import Pack
-    from .paths import default_pack_dir
+    from ..corpus.pack import Pack
+    from ..paths import default_pack_dir
     where = default_pack_dir(path)
     if not (where / "manifest.json").exists():
         return [Finding("语料包", FAIL, f"{where} 中没有语料包",
@@ -65,7 +65,7 @@ def check_pack(path: str | os.PathLike | None = None) -> list[Finding]:
 
 
 def check_cbeta() -> Finding:
-    from .paths import find_cbeta
+    from ..paths import find_cbeta
     found = find_cbeta()
     if found is None:
         return Finding("CBETA 原文", WARN, "找不到 CBETA XML 目录（只在重新生成语料包时需要）",
@@ -89,7 +89,7 @@ def check_fonts_fc() -> Finding:
 
 
 def check_model(userdata) -> list[Finding]:
-    from . import llm
+    from ..ask import llm
     out = []
     if llm.runtime_available():
         import llama_cpp
@@ -133,7 +133,7 @@ def _existing(p: Path) -> Path:
 
 def run(pack: str | os.PathLike | None = None, fonts: bool = True, userdata=None) -> list[Finding]:
     """Every check; the GUI passes its own UserData (and checks fonts with Qt instead)."""
-    from .userdata import UserData
+    from ..userdata import UserData
     userdata = userdata or UserData()
     findings = check_pack(pack) + [check_cbeta()]
     if fonts:

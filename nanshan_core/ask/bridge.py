@@ -25,10 +25,10 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from .normalize import simplify
-from .paths import load_resource_json, resource_path
-from .text import FUNCTION_CHARS, is_content_bigram, is_word_char
-from .topics import Skeleton, Topic
+from ..corpus.normalize import simplify
+from ..paths import load_resource_json, resource_path
+from ..text import FUNCTION_CHARS, is_content_bigram, is_word_char
+from ..corpus.topics import Skeleton, Topic
 
 # Evidence weights (per character covered): a name the reader typed is the strongest sign.
 NAME_WEIGHT = 3.0
@@ -280,8 +280,8 @@ class TopicIndex:
         import hashlib
         from whoosh import fields, index as windex
         from whoosh.filedb.filestore import RamStorage
-        from .index import CharNgramTokenizer
-        from .paths import user_cache_dir
+        from ..corpus.index import CharNgramTokenizer
+        from ..paths import user_cache_dir
         schema = fields.Schema(n=fields.NUMERIC(stored=True), uni=fields.TEXT(analyzer=CharNgramTokenizer(1)),
                                bi=fields.TEXT(analyzer=CharNgramTokenizer(2)))
         key = hashlib.sha256("\x00".join(docs).encode()).hexdigest()[:16]
@@ -475,7 +475,7 @@ class Matcher:
 
     def forced(self, question: str, ids: list[str]) -> Matches:
         """The reader chose the topics (「您是否想问」): they stand, in the order given."""
-        from .errors import QuestionError
+        from ..errors import QuestionError
         chosen = []
         for tid in ids:
             t = self.skeleton.get(tid)

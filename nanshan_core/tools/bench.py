@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-from .engine import Engine
+from ..ask.engine import Engine
 
 DEFAULT_QUESTIONS = [
     "出家人能不能碰钱？", "失手杀了人算不算波罗夷？", "过了中午还能吃东西吗？", "比丘可以喝酒吗？生病呢？",
@@ -60,7 +60,7 @@ SEARCH_PHRASES = ["突吉羅", "波羅夷", "捉錢", "非時食", "三種淨肉
 def _concordance(engine: Engine, texts: list[str], repeat: int) -> tuple[list[float], list[float]]:
     """The concordance's count for a dozen phrases, frequent and rare, against counting them by
     reading the same (already folded) passages."""
-    from .concordance import Searcher
+    from ..library.concordance import Searcher
     searcher = Searcher(engine.retriever)
     fold_query = engine.pack.normalizer.fold_query
     searcher.search([SEARCH_PHRASES[0]])          # warm: the index's terms, the passage bounds
@@ -123,7 +123,7 @@ def run(engine: Engine, questions: list[str], repeat: int = 3, gui: bool = True,
     if gui:
         out.update(gui_figures(pack.path))
     if model:
-        from .llm import bench_model
+        from ..ask.llm import bench_model
         out["model"] = bench_model(engine, model, questions[:3])
     return out
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from .errors import CoordError
-from .text import one_line
+from ..errors import CoordError
+from ..text import one_line
 
 CANON_NAMES = {"T": "大正藏", "X": "卍續藏", "R": "新文豐版卍續藏"}
 # Columns: Taishō and Xuzangjing pages have three (上中下); T1900 even a fourth.

@@ -19,7 +19,7 @@ from __future__ import annotations
 import collections
 from dataclasses import dataclass
 
-from .text import is_word_char
+from ..text import is_word_char
 
 GRAM = 4
 MAX_DF = 2          # a 4-gram is evidence only if it is this rare in the base text

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .pack import Pack
+from ..corpus.pack import Pack
 
 UNVERIFIED_NOTE = "此处出处未通过核验"
 LEVELS = ("line", "paragraph", "unverified")

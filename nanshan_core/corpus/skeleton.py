@@ -32,10 +32,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from .errors import CorpusError
-from .paths import load_resource_json
+from ..errors import CorpusError
+from ..paths import load_resource_json
 from .tei import read_file
-from .text import is_word_char
+from ..text import is_word_char
 from .works import find_work_files, work_info
 
 # class code, name in the 戒本 headers, the formula that ends each of its rules

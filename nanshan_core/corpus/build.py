@@ -22,11 +22,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from . import __version__, index as nindex, skeleton
-from .errors import BuildCancelled, CorpusError
+from .. import __version__
+
+from .. import index as nindex
+
+from . import skeleton
+from ..errors import BuildCancelled, CorpusError
 from .normalize import Normalizer
 from .tei import Fascicle, Header, read_file
-from .text import PASSAGE_TARGET, chunk_spans, cjk_count
+from ..text import PASSAGE_TARGET, chunk_spans, cjk_count
 from .links import LinkPassage, build_links
 from .works import check_fascicles_complete, default_works, explains, find_work_files, normalise_work_id, work_info
 
@@ -80,16 +84,16 @@ def _noop(stage, done, total, message):
 
 
 # What a pack is derived from besides CBETA: if any of these change, the pack is stale.
-_FINGERPRINT_SOURCES = ("tei.py", "build.py", "index.py", "normalize.py", "text.py", "works.py", "links.py",
-                        "skeleton.py")
+_FINGERPRINT_SOURCES = ("corpus/tei.py", "corpus/build.py", "corpus/index.py", "corpus/normalize.py", "text.py",
+                        "corpus/works.py", "corpus/links.py", "corpus/skeleton.py")
 _FINGERPRINT_RESOURCES = ("works.json", "variants.tsv", "skeleton.json")
 
 
 def source_fingerprint() -> str:
     """Hash of the code and resources that shape a pack (not of CBETA itself)."""
-    from .paths import resource_path
+    from ..paths import resource_path
     h = hashlib.sha256(str(nindex.SCHEMA_VERSION).encode())
-    here = Path(__file__).parent
+    here = Path(__file__).resolve().parent.parent      # the nanshan_core package
     for name in _FINGERPRINT_SOURCES:
         h.update((here / name).read_bytes())
     for name in _FINGERPRINT_RESOURCES:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from .paths import resource_path
+from ..paths import resource_path
 
 
 @functools.lru_cache(maxsize=1)

@@ -14,10 +14,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .engine import Engine
-from .errors import NanshanError
-from .retrieve import LAYERS
-from .text import is_word_char
+from ..ask.engine import Engine
+from ..errors import NanshanError
+from ..ask.retrieve import LAYERS
+from ..text import is_word_char
 
 _LB = re.compile(r'<lb\b([^>]*)/>')
 _DROP = [re.compile(r"<cb:mulu\b[^>]*>.*?</cb:mulu>", re.S), re.compile(r"<cb:mulu\b[^>]*/>"),
@@ -28,7 +28,7 @@ _COORD = re.compile(r"^([TX])(\d{2,3})n(\w+?)_p(\d{4}[a-d]\d{2,3})$")
 
 
 class RawLines:
-    """Printed lines straight from the CBETA files (independent of nanshan_core.tei)."""
+    """Printed lines straight from the CBETA files (independent of nanshan_core.corpus.tei)."""
 
     def __init__(self, cbeta: Path):
         self.cbeta = Path(cbeta)

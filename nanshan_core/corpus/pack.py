@@ -17,11 +17,13 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from . import coords, index as nindex
+from . import coords
+
+from .. import index as nindex
 from .build import DB_NAME, MANIFEST, sha256_file
-from .errors import CoordError, PackError
+from ..errors import CoordError, PackError
 from .normalize import Normalizer
-from .paths import default_pack_dir
+from ..paths import default_pack_dir
 
 
 @dataclass(frozen=True)
@@ -383,7 +385,7 @@ class Pack:
 
 
 def _verified_path() -> Path:
-    from .paths import user_cache_dir
+    from ..paths import user_cache_dir
     return user_cache_dir() / "verified-packs.json"
 
 

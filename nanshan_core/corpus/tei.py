@@ -28,7 +28,7 @@ from pathlib import Path
 from lxml import etree
 
 from . import coords
-from .errors import CorpusError
+from ..errors import CorpusError
 
 TEI = "{http://www.tei-c.org/ns/1.0}"
 CB = "{http://www.cbeta.org/ns/1.0}"

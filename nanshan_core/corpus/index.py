@@ -6,7 +6,7 @@ as the bigram phrase 斷人 人命 at consecutive positions; one-character terms
 no bigram spans punctuation, so a phrase can never bridge a 。.
 
 Whoosh pickles the schema with the analyzer's import path: these classes must
-stay at ``nanshan_core.index`` and any change to them bumps SCHEMA_VERSION.
+stay at ``nanshan_core.corpus.index`` and any change to them bumps SCHEMA_VERSION.
 
 Documents are passages of readable size (see build.passages_of): a
 29,000-character paragraph is scored passage by passage, and 四分律's
@@ -19,9 +19,9 @@ from pathlib import Path
 from whoosh import fields, index as windex
 from whoosh.analysis import Token, Tokenizer
 
-from .text import is_word_char
+from ..text import is_word_char
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3   # 3: the analyzer moved to nanshan_core.corpus.index
 INDEX_DIR = "index"
 
 

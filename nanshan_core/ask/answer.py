@@ -13,9 +13,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from .pack import Pack
+from ..corpus.pack import Pack
 from .retrieve import LAYERS, Material, term_groups
-from .text import CLOSERS, FULL_STOP, sentence_spans
+from ..text import CLOSERS, FULL_STOP, sentence_spans
 from .verify import Citation, verify
 
 NO_SIFENLU = "仅依《四分律》，此问无明文。"

@@ -1,0 +1,1 @@
+"""Measuring and checking: bench, eval, doctor."""
