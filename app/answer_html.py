@@ -14,6 +14,7 @@ import html
 import re
 from dataclasses import dataclass
 
+from nanshan_core.ask.draft import SET_ASIDE_NOTICE
 from nanshan_core.ask.verify import UNVERIFIED_NOTE
 
 from .citations import LEVEL_LABELS, MATERIAL_SOURCE_LABELS, SOURCE_LABELS, href
@@ -224,8 +225,39 @@ def topics_html(selection, pal: Palette) -> str:
             f'{body}</p>')
 
 
-def answer_html(result, forms: dict, pal: Palette) -> str:
+def answer_html(result, forms: dict, pal: Palette, show_draft: bool = False) -> str:
     """The answer text, line by line; headings bold, every quote with its checked coordinate."""
+    return topics_html(result.selection, pal) + set_aside_html(result, pal, show_draft) + _answer_body(result, forms, pal)
+
+
+def set_aside_html(result, pal: Palette, show_draft: bool) -> str:
+    """A model draft that did not earn its place: one line saying so, the draft behind a disclosure.
+
+    The draft is shown as plain grey text under a heading that says it was not used: no
+    link, no coordinate, nothing in it can be copied as a citation or exported.
+    """
+    model = result.model or {}
+    reason = model.get("set_aside")
+    if model.get("cached"):
+        return (f'<p style="margin-top:4px; margin-bottom:4px; color:{pal.muted};">{esc(model["cached"]["label"])}'
+                f'　<small>引文已按当前语料包重新核验</small>　<a href="{href("regen", "1")}">重新生成</a></p>')
+    if not reason:
+        return ""
+    toggle = "隐藏模型草稿 ▾" if show_draft else "查看模型草稿 ▸"
+    out = (f'<p style="margin-top:4px; margin-bottom:4px; padding:4px; background:{pal.target_bg}; color:{pal.text};">'
+           f'<b>{esc(SET_ASIDE_NOTICE)}</b>　<small>{esc(reason)}。</small>　'
+           f'<a href="{href("draft", "toggle")}">{toggle}</a></p>')
+    if show_draft:
+        body = "<br/>".join(esc(line) for line in (model.get("draft") or "").split("\n"))
+        out += (f'<div style="margin-left:12px; color:{pal.muted};"><p style="margin-bottom:2px;">'
+                f'<b>{esc(DRAFT_HEAD)}</b></p><p style="margin-top:0px;">{body}</p></div>')
+    return out
+
+
+DRAFT_HEAD = "模型草稿（未采用：未经核验，不能引用，也不会导出）"
+
+
+def _answer_body(result, forms: dict, pal: Palette) -> str:
     a = result.answer
     parts = answer_parts(a.text, a.citations)
     cite_index = {id(c): i for i, c in enumerate(a.citations)}
@@ -248,9 +280,9 @@ def answer_html(result, forms: dict, pal: Palette) -> str:
             lines.append(f'<p style="margin-top:8px; margin-bottom:2px;"><b>{line}</b></p>')
         elif line.strip():
             lines.append(f'<p style="margin-top:0px; margin-bottom:3px;">{line}</p>')
-    if result.notes:
-        lines += [f'<p style="color:{pal.muted};">{esc(n)}</p>' for n in result.notes]
-    return topics_html(result.selection, pal) + "".join(lines)
+    notes = [n for n in result.notes if not n.startswith(SET_ASIDE_NOTICE)]   # said at the top already
+    lines += [f'<p style="color:{pal.muted};">{esc(n)}</p>' for n in notes]
+    return "".join(lines)
 
 
 def refusal_html(result, pal: Palette) -> str:

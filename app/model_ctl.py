@@ -20,6 +20,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 
 from nanshan_core.ask import llm
+from nanshan_core.ask.remembered import AnswerCache
 from nanshan_core.errors import ModelError
 
 from .workers import Runner, Task
@@ -95,6 +96,7 @@ class ModelController(QObject):
         self.last_error: str | None = None
         self._pending: str | None = None         # load this once the runtime check has answered
         self._closed = False
+        self.answers = AnswerCache()             # remembered model answers (user cache)
 
     # -- settings -----------------------------------------------------------------------
     def _number(self, key: str, kind, default):

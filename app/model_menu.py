@@ -114,6 +114,10 @@ class ModelMenu(QMenu):
             self.addMenu("上下文长度"), CONTEXT_CHOICES,
             lambda n: f"{n} 词元" + ("（默认）" if n == llm.DEFAULT_CTX else ""),
             lambda n: self.ctl.n_ctx == n, self.ctl.set_ctx, enabled=not busy)
+        n = len(self.ctl.answers)
+        self.act_clear_cache = self.addAction(f"清除已缓存的模型回答（{n} 条）")
+        self.act_clear_cache.setEnabled(n > 0 and not busy)
+        self.act_clear_cache.triggered.connect(self.clear_answers)
         self.timeout_actions = self._choices(
             self.addMenu("生成时限"), TIMEOUT_CHOICES,
             lambda s: f"{s:.0f} 秒" + ("（默认）" if s == llm.DEFAULT_TIMEOUT else ""),
@@ -135,6 +139,15 @@ class ModelMenu(QMenu):
         return actions
 
     # -- actions ---------------------------------------------------------------------------------
+    def clear_answers(self) -> None:
+        try:
+            n = self.ctl.answers.clear()
+        except OSError as exc:
+            self.message.emit(f"未能清除模型回答缓存（{exc}）。")
+            return
+        self.message.emit(f"已清除 {n} 条缓存的模型回答。")
+        self.rebuild()
+
     def choose_file(self) -> None:
         start = self.ctl.userdata.get("model_dir", "") or str(llm.models_dir() if llm.models_dir().is_dir()
                                                            else Path.home())

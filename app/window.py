@@ -74,6 +74,8 @@ class MainWindow(QMainWindow):
         self.export_runner = Runner(1, self)   # PDF printing
         self.prefetch_runner = Runner(1, self)  # reading ahead the fascicles an answer cites
         self.result = None
+        self.show_draft = False
+        self._asked: tuple = (None, None)     # the terms and topics the last model question was asked with
         self.ready = False
         self.pack_error: str | None = None
         self.warm_ms: float | None = None
@@ -316,9 +318,10 @@ class MainWindow(QMainWindow):
 
     # == asking ===============================================================================
     def ask(self, question: str | None = None, terms: list[str] | None = None,
-            topics: list[str] | None = None) -> bool:
+            topics: list[str] | None = None, regenerate: bool = False) -> bool:
         """Ask in the worker; False (with a message in the window) when the question cannot be asked.
-        ``topics``: the reader chose what the question is about (a 「您是否想问」 link)."""
+        ``topics``: the reader chose what the question is about (a 「您是否想问」 link).
+        ``regenerate``: a model answers anew even if it has answered this before."""
         q = self.question_bar.text() if question is None else question
         try:
             q = check_question(q)
@@ -345,7 +348,7 @@ class MainWindow(QMainWindow):
         fresh = terms is None
         model = self.model_ctl.usable()
         if model is not None:
-            self._start_generation(rid, q, terms, model, topics)
+            self._start_generation(rid, q, terms, model, topics, regenerate)
             return True
         if self.model_ctl.loading_path:
             self.notify("模型还在加载：这一问由程序摘录原文作答。")
@@ -357,7 +360,7 @@ class MainWindow(QMainWindow):
 
     # -- with a model: streamed, then verified ---------------------------------------------------
     def _start_generation(self, rid: int, question: str, terms: list[str] | None, model,
-                          topics: list[str] | None = None) -> None:
+                          topics: list[str] | None = None, regenerate: bool = False) -> None:
         """The model writes in the engine's thread (after the pack's warm-up, one at a time);
         its tokens stream into the answer view as an unverified draft."""
         self._generating = True
@@ -379,7 +382,9 @@ class MainWindow(QMainWindow):
             act.setEnabled(False)
         self._update_escape()
         task = Task(llm.ask_with_model, self.session.engine, question, model, terms=terms,
-                    cancel=self._cancel, timeout=self.model_ctl.timeout, stream=True, topics=topics)
+                    cancel=self._cancel, timeout=self.model_ctl.timeout, stream=True, topics=topics,
+                    cache=self.model_ctl.answers, regenerate=regenerate)
+        self._asked = (terms, topics)
         self.runner.start(task, lambda r: self._answered(rid, r, terms is None),
                           lambda msg, exc: self._ask_failed(rid, msg),
                           on_token=lambda text: self._token(rid, text))
@@ -485,6 +490,7 @@ class MainWindow(QMainWindow):
 
     def show_result(self, result, fresh: bool = True) -> None:
         self.result = result
+        self.show_draft = False            # a set-aside draft starts folded away
         self.chips.set_selection(result.selection, fresh)
         self.tabs.setCurrentWidget(self.ask_page)
         refused = result.refused
@@ -511,7 +517,7 @@ class MainWindow(QMainWindow):
 
     def _render_result(self, focus: int | None = None) -> None:
         r, pal = self.result, self.pal()
-        self.answer_view.setHtml(ah.answer_html(r, self.session.forms, pal))
+        self.answer_view.setHtml(ah.answer_html(r, self.session.forms, pal, self.show_draft))
         for layer, pane in self.panes.items():
             mats = [m for m in r.materials if m.layer == layer]
             pane.show_materials(mats, r.answer.panes.get(layer, []), r.selection.texts, self.session, pal,
@@ -534,6 +540,12 @@ class MainWindow(QMainWindow):
             self.ask(self.result.question, topics=[value])
         elif kind == "ask":
             self.ask(value)
+        elif kind == "regen" and self.result is not None:
+            terms, topics = self._asked
+            self.ask(self.result.question, terms, topics, regenerate=True)
+        elif kind == "draft" and self.result is not None:
+            self.show_draft = not self.show_draft
+            self._render_result()
 
     def show_material(self, n: int) -> bool:
         self.tabs.setCurrentWidget(self.ask_page)

@@ -241,6 +241,12 @@ def format_result(res) -> str:
         out.append("    " + m.text)
     if d.get("notes"):
         out.extend(d["notes"])
+    model = d.get("model") or {}
+    if model.get("cached"):
+        out.append(f"模型回答{model['cached']['label']}，引文已重新核验；加 --regenerate 让模型重新生成。")
+    if model.get("set_aside"):
+        out.append("模型草稿（未采用，未经核验，不能引用）：")
+        out.extend("    " + line for line in model.get("draft", "").splitlines())
     t = d["timing_ms"]
     out.append("用时：" + " · ".join(f"{k} {v:.0f} ms" for k, v in t.items()))
     return "\n".join(out)
@@ -263,8 +269,10 @@ def cmd_ask(args) -> int:
     topics = [t.strip() for t in args.topic.split(",") if t.strip()] if args.topic else None
     if args.model:
         from .ask.llm import ask_with_model
+        from .ask.remembered import AnswerCache
         res = ask_with_model(engine, question, args.model, terms=terms,
-                             on_token=None if args.json else _stream_to_stderr, topics=topics)
+                             on_token=None if args.json else _stream_to_stderr, topics=topics,
+                             cache=None if args.no_cache else AnswerCache(), regenerate=args.regenerate)
     else:
         res = engine.ask(question, terms=terms, topics=topics)
     if args.json:
@@ -311,7 +319,8 @@ def cmd_eval(args) -> int:
 def cmd_bench(args) -> int:
     from .tools.bench import format_bench, questions_from, run
     engine = _engine(args)
-    report = run(engine, questions_from(args.questions), repeat=args.repeat, gui=not args.no_gui, model=args.model)
+    report = run(engine, questions_from(args.questions), repeat=args.repeat, gui=not args.no_gui, model=args.model,
+                 model_questions=args.model_questions, model_block=args.model_block)
     print(json.dumps(report, ensure_ascii=False, indent=1) if args.json else format_bench(report))
     return 0
 
@@ -349,6 +358,8 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--question-file", metavar="FILE", help="从文件读取问题（UTF-8；- 表示标准输入）")
     a.add_argument("--json", action="store_true", help="输出 JSON（格式见 DESIGN.md）")
     a.add_argument("--model", help="本地 GGUF 模型文件（可选）")
+    a.add_argument("--regenerate", action="store_true", help="不用已缓存的模型回答，让模型重新生成")
+    a.add_argument("--no-cache", action="store_true", help="不读也不存模型回答缓存")
     a.add_argument("--terms", help="逗号分隔的检索用语，代替自动选词")
     a.add_argument("--topic", help="逗号分隔的主题编号（如 m.pc.37），就这些主题作答（见「您是否想问」）")
     a.add_argument("--pack")
@@ -368,7 +379,10 @@ def build_parser() -> argparse.ArgumentParser:
     bn.add_argument("--questions", help="问题集 JSONL（默认：内置 16 问）")
     bn.add_argument("--repeat", type=int, default=3)
     bn.add_argument("--no-gui", action="store_true", help="不测 GUI 指标")
-    bn.add_argument("--model", help="同时测本地 GGUF 模型的速度")
+    bn.add_argument("--model", help="同时测本地 GGUF 模型的速度（读提示、首字、写作分开计）")
+    bn.add_argument("--model-questions", type=int, default=3, help="测模型用的问题数（默认 3）")
+    bn.add_argument("--model-block", choices=("focused", "whole"), default="focused",
+                    help="给模型的材料：focused 命中句及前后各一句（默认），whole 整段")
     bn.add_argument("--pack")
     bn.set_defaults(func=cmd_bench)
 

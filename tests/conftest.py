@@ -84,6 +84,7 @@ def user_dirs(tmp_path, monkeypatch):
     data, config = tmp_path / "data", tmp_path / "config"
     monkeypatch.setenv("NANSHAN_DATA_DIR", str(data))
     monkeypatch.setenv("NANSHAN_CONFIG_DIR", str(config))
+    monkeypatch.setenv("NANSHAN_CACHE_DIR", str(tmp_path / "cache"))
     return data, config
 
 
@@ -108,10 +109,12 @@ def open_window(qtbot, full_pack, engine, gui_fonts, user_dirs):
 class ScriptedModel:
     """LocalModel's interface with a fixed reply: exact D cases beside the real model, never instead."""
 
-    def __init__(self, reply: str):
+    def __init__(self, reply: str, path=None):
         from nanshan_core.ask import llm
         self.reply = reply
-        self.info = llm.ModelInfo("scripted", "scripted", 4096, None, 0, None, True, 0.0)
+        self.calls = 0
+        # ``path``: a real model file, for what is keyed on the model's identity (remembered answers)
+        self.info = llm.ModelInfo(str(path or "scripted"), "scripted", 4096, None, 0, None, True, 0.0)
 
     def propose_terms(self, question):
         return ["捉錢", "不存在的詞語"], "戒相"
@@ -119,11 +122,15 @@ class ScriptedModel:
     def count_tokens(self, text):
         return len(text)
 
-    def write_answer(self, question, materials, on_token=None, cancel=None, timeout=0):
+    def write_answer(self, question, materials, on_token=None, cancel=None, timeout=0, fold=None):
+        from nanshan_core.ask import llm
+        from nanshan_core.ask.draft import Draft
+        self.calls += 1
         for ch in self.reply:
             if on_token:
                 on_token(ch)
-        return self.reply, None
+        prompt = llm.material_block(materials, fold=fold)
+        return Draft(self.reply, prompt=prompt, prompt_tokens=len(prompt), tokens=len(self.reply))
 
 
 @pytest.fixture

@@ -10,7 +10,9 @@ quote.  Red lines are decided by code before the model is consulted.
 """
 from __future__ import annotations
 
+import ctypes
 import json
+import logging
 import os
 import re
 import struct
@@ -20,7 +22,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from ..text import sentence_spans
 from .answer import Answer, compose
+from .draft import SET_ASIDE_NOTICE, Draft, set_aside_reason
+from .remembered import AnswerCache, Remembered, answer_key, model_identity
 from ..errors import ModelError
 from ..paths import resource_path, user_data_dir
 from .retrieve import LAYERS, Material
@@ -140,58 +145,138 @@ class LocalModel:
         return terms[:5], cat
 
     # -- C: the written answer --------------------------------------------------
-    def write_answer(self, question: str, materials: list[Material], on_token: Callable[[str], None] | None = None,
-                     cancel: threading.Event | None = None, timeout: float = DEFAULT_TIMEOUT) -> tuple[str, str | None]:
-        """Stream an answer; returns (text, note) where note says why generation stopped early."""
+    def answer_messages(self, question: str, materials: list[Material], fold=None) -> list[dict]:
+        """System rules (the same for every question, so llama.cpp can keep them read) and the user part."""
         system = self._prompt("answer_system.txt")
         user_tpl = self._prompt("answer_user.txt")
         budget = self.info.n_ctx - ANSWER_TOKENS - 64
         block = fit_materials(materials, lambda s: self.count_tokens(system + user_tpl.format(question=question,
-                                                                                             materials=s)), budget)
-        messages = [{"role": "system", "content": system},
-                    {"role": "user", "content": user_tpl.format(question=question, materials=block)}]
+                                                                                             materials=s)),
+                              budget, fold)
+        return [{"role": "system", "content": system},
+                {"role": "user", "content": user_tpl.format(question=question, materials=block)}]
+
+    def write_answer(self, question: str, materials: list[Material], on_token: Callable[[str], None] | None = None,
+                     cancel: threading.Event | None = None, timeout: float = DEFAULT_TIMEOUT,
+                     fold=None) -> Draft:
+        """Stream an answer; the Draft keeps the prompt (for the echo check) and the time of each part."""
+        messages = self.answer_messages(question, materials, fold)
+        prompt = "\n".join(m["content"] for m in messages)
+        draft = Draft("", prompt=prompt, prompt_tokens=self.count_tokens(prompt))
         parts: list[str] = []
-        note = None
         start = time.monotonic()
         with self._lock:
+            self._perf_reset()
             stream = self.llama.create_chat_completion(messages=messages, max_tokens=ANSWER_TOKENS,
                                                        temperature=0.3, stream=True)
             try:
                 for chunk in stream:
                     delta = chunk["choices"][0].get("delta", {}).get("content")
                     if delta:
+                        if draft.first_token_s is None:
+                            draft.first_token_s = time.monotonic() - start
                         parts.append(delta)
                         if on_token:
                             on_token(delta)
                     if cancel is not None and cancel.is_set():
-                        note = "已停止生成：以下是停止前已生成的部分。"
+                        draft.note = "已停止生成：以下是停止前已生成的部分。"
                         break
                     if time.monotonic() - start > timeout:
                         shown = f"{timeout:.0f}" if timeout >= 10 else f"{timeout:g}"
-                        note = f"生成超过 {shown} 秒，已停止：以下是已生成的部分。"
+                        draft.note = f"生成超过 {shown} 秒，已停止：以下是已生成的部分。"
                         break
             finally:
                 close = getattr(stream, "close", None)
                 if close:
                     close()
-        return "".join(parts), note
+            self._perf(draft)
+        draft.total_s = time.monotonic() - start
+        draft.text = "".join(parts)
+        draft.tokens = self.count_tokens(draft.text) if draft.text else 0
+        return draft
+
+    def _perf_reset(self) -> None:
+        ctx = _context(self.llama)
+        if ctx is not None:
+            import llama_cpp
+            llama_cpp.llama_perf_context_reset(ctx)
+
+    def _perf(self, draft: Draft) -> None:
+        """Fill in the prompt and writing figures from llama.cpp's own counters for the last request."""
+        ctx = _context(self.llama)
+        if ctx is None:
+            return
+        import llama_cpp
+        perf = llama_cpp.llama_perf_context(ctx)
+        n_ctx_used = int(getattr(self.llama, "n_tokens", 0))
+        draft.prompt_tokens = max(draft.prompt_tokens, n_ctx_used - int(perf.n_eval))
+        draft.cached_tokens = max(0, draft.prompt_tokens - int(perf.n_p_eval))
+        draft.read_ms = float(perf.t_p_eval_ms) or None
+        draft.write_ms = float(perf.t_eval_ms) or None
 
 
-def material_block(materials: list[Material], limit: int | None = None) -> str:
-    """Numbered materials as the model sees them: layer and title only — no coordinate, no work number."""
+def _context(llama):
+    """The raw llama_context of a Llama, or None (another runtime, or a test double)."""
+    inner = getattr(llama, "_ctx", None)
+    return getattr(inner, "ctx", None) if inner is not None else None
+
+
+def material_block(materials: list[Material], limit: int | None = None, fold=None) -> str:
+    """Numbered materials as the model sees them: layer and title only — no coordinate, no work number.
+
+    With ``fold`` (the pack's search folding) a material is cut to the sentences around its
+    matched terms: the model reads less, sooner, and every sentence it may quote is still
+    the material's own text, so step D places it exactly.
+    """
     rows = []
     for m in materials:
-        text = m.text if limit is None else m.text[:limit]
+        text = focus(m, fold) if fold is not None else m.text
+        if limit is not None:
+            text = text[:limit]
         rows.append(f"材料{m.n}（{LAYER_LABEL.get(m.layer, m.layer)}·{m.title}）：{text}")
     return "\n".join(rows)
 
 
-def fit_materials(materials: list[Material], measure: Callable[[str], int], budget: int) -> str:
+FOCUS_RADIUS = 1          # sentences kept on each side of a sentence holding a term
+FOCUS_MIN = 120           # a material shorter than this is given whole
+
+
+def focus(m: Material, fold) -> str:
+    """The sentences of a material that hold its terms, one either side, gaps marked ……."""
+    text = m.text
+    if len(text) <= FOCUS_MIN or not m.terms:
+        return text
+    spans = sentence_spans(text)
+    folded = fold(text)
+    hits = set()
+    for term in m.terms:
+        t = fold(term)
+        i = folded.find(t) if t else -1
+        while i >= 0:
+            hits.update(k for k, (a, b) in enumerate(spans) if a < i + len(t) and i < b)
+            i = folded.find(t, i + 1)
+    if not hits:
+        return text
+    keep = sorted({k + d for k in hits for d in range(-FOCUS_RADIUS, FOCUS_RADIUS + 1) if 0 <= k + d < len(spans)})
+    out, prev = [], None
+    for k in keep:
+        if prev is not None and k != prev + 1:
+            out.append("……")
+        out.append(text[spans[k][0]:spans[k][1]])
+        prev = k
+    if keep[0] > 0:
+        out.insert(0, "……")
+    if keep[-1] < len(spans) - 1:
+        out.append("……")
+    return "".join(out)
+
+
+def fit_materials(materials: list[Material], measure: Callable[[str], int], budget: int, fold=None) -> str:
     """Trim materials until the prompt fits, keeping every layer represented: the longest layer loses first."""
     kept = list(materials)
     limit = None
     while True:
-        block = material_block(kept, limit)
+        block = material_block(kept, limit, fold)
         if measure(block) <= budget or not kept:
             return block
         per_layer = {layer: [m for m in kept if m.layer == layer] for layer in LAYERS}
@@ -211,6 +296,37 @@ def default_threads() -> int:
     return max(1, (os.cpu_count() or 2) - 1)
 
 
+PROMPT_CACHE_BYTES = 1 << 30
+log = logging.getLogger("nanshan.llama")
+_LOG_CALLBACK = None        # kept alive: llama.cpp holds only a C pointer to it
+
+
+def route_llama_log() -> None:
+    """llama.cpp's own log lines go to the app's log (debug level), never to the terminal or stderr."""
+    global _LOG_CALLBACK
+    if _LOG_CALLBACK is not None:
+        return
+    import llama_cpp
+
+    @llama_cpp.llama_log_callback
+    def _to_log(level, text, user_data):  # noqa: ARG001 - the C signature
+        try:
+            log.debug("%s", text.decode("utf-8", "replace").rstrip())
+        except Exception:  # noqa: BLE001 - an exception must never cross back into C
+            pass
+    _LOG_CALLBACK = _to_log
+    llama_cpp.llama_log_set(_LOG_CALLBACK, ctypes.c_void_p(0))
+
+
+def gpu_layers() -> int:
+    """Every layer on the GPU when this llama.cpp was built with GPU support, none otherwise."""
+    import llama_cpp
+    try:
+        return -1 if llama_cpp.llama_supports_gpu_offload() else 0
+    except AttributeError:
+        return 0
+
+
 def load_model(path: str | os.PathLike, n_ctx: int = DEFAULT_CTX, chat_format: str | None = None,
                n_threads: int | None = None) -> LocalModel:
     """Load a GGUF from disk (never from a hub); clear ModelError on any failure."""
@@ -218,6 +334,7 @@ def load_model(path: str | os.PathLike, n_ctx: int = DEFAULT_CTX, chat_format: s
     if not runtime_available():
         raise ModelError("未安装 llama-cpp-python，模型功能不可用（安装见 README「本地模型」一节）；不用模型也能正常问答。")
     import llama_cpp
+    route_llama_log()
     t = time.perf_counter()
     try:
         probe = llama_cpp.Llama(model_path=str(path), n_ctx=256, vocab_only=True, verbose=False)
@@ -232,7 +349,10 @@ def load_model(path: str | os.PathLike, n_ctx: int = DEFAULT_CTX, chat_format: s
     ctx = min(n_ctx, train_ctx) if train_ctx else n_ctx
     try:
         llama = llama_cpp.Llama(model_path=str(path), n_ctx=ctx, n_threads=n_threads or default_threads(),
-                                chat_format=fmt, verbose=False)
+                                n_gpu_layers=gpu_layers(), chat_format=fmt, verbose=False)
+        # the system rules are the same for every answer: keep the state after each call, so the
+        # next answer starts from the longest prefix already read instead of the whole prompt
+        llama.set_cache(llama_cpp.LlamaRAMCache(capacity_bytes=PROMPT_CACHE_BYTES))
     except Exception as exc:  # noqa: BLE001
         raise ModelError(f"模型加载失败（{Path(path).name}）：可能已损坏、不完整或不受支持。{_short(exc)}") from None
     info = ModelInfo(str(path), meta.get("general.name") or Path(path).stem, llama.n_ctx(), train_ctx, size,
@@ -298,14 +418,26 @@ def choose_terms(engine, question: str, model: LocalModel, topics: list[str] | N
 
 def ask_with_model(engine, question: str, model: LocalModel | str, terms: list[str] | None = None,
                    on_token: Callable[[str], None] | None = None, cancel: threading.Event | None = None,
-                   timeout: float = DEFAULT_TIMEOUT, topics: list[str] | None = None):
-    """The whole pipeline with a model writing the prose; D verifies everything it wrote."""
-    from .engine import Result, scope_lead
+                   timeout: float = DEFAULT_TIMEOUT, topics: list[str] | None = None, focused: bool = True,
+                   cache: AnswerCache | None = None, regenerate: bool = False):
+    """The whole pipeline with a model writing the prose; D verifies everything it wrote.
+
+    ``focused``: the model reads the sentences around each material's terms rather than whole
+    passages (a shorter prompt, a sooner first word); False gives it whole passages.
+    ``cache``: a remembered answer to the same question, pack and model is verified again and
+    shown at once instead of asking the model (``regenerate`` asks it anyway).
+    """
+    from .engine import Result
     if isinstance(model, (str, os.PathLike)):
         model = load_model(model)
     timing: dict[str, float] = {}
+    key = _cache_key(engine, question, terms, topics, model) if cache is not None else None
+    hit = cache.get(key) if key and not regenerate else None
     t = time.perf_counter()
-    if terms is not None or (cancel is not None and cancel.is_set()):
+    if hit is not None:
+        sel, rejected = engine.select_terms(question, hit.terms, topics), []
+        sel.category = hit.category or sel.category
+    elif terms is not None or (cancel is not None and cancel.is_set()):
         sel, rejected = engine.select_terms(question, terms, topics), []
     else:
         sel, rejected = choose_terms(engine, question, model, topics)
@@ -319,49 +451,100 @@ def ask_with_model(engine, question: str, model: LocalModel | str, terms: list[s
     t = time.perf_counter()
     extractive = compose(engine.pack, sel.texts, result.materials, [engine.weight(x) for x in sel.texts])
     if not result.materials:
-        result.answer = extractive
-        scope_lead(result)
-        timing["answer"] = (time.perf_counter() - t) * 1000
-        timing["verify"] = 0.0
-        result.timing_ms = timing
-        return result
-    if cancel is not None and cancel.is_set():        # stopped before the model began to write
-        raw, note = "", "已停止生成：模型尚未开始作答。"
+        draft = Draft("")
+    elif hit is not None:
+        draft = Draft(hit.text)
+    elif cancel is not None and cancel.is_set():        # stopped before the model began to write
+        draft = Draft("", "已停止生成：模型尚未开始作答。")
     else:
-        raw, note = model.write_answer(sel.question, result.materials, on_token, cancel, timeout)
+        draft = model.write_answer(sel.question, result.materials, on_token, cancel, timeout,
+                                   fold=engine.pack.normalizer.fold if focused else None)
     timing["answer"] = (time.perf_counter() - t) * 1000
     t = time.perf_counter()
-    clean, removed = strip_coordinates(raw)
+    kept = _verify_draft(engine, result, draft, extractive)
+    if hit is not None:
+        if kept:
+            result.model["cached"] = {"label": hit.label, "saved": hit.saved}
+            result.model["generation"] = hit.generation
+        else:                                   # never trusted: a remembered text that no longer verifies goes
+            cache.forget(key)
+    elif kept and cache is not None and not draft.note:
+        cache.put(key, Remembered(strip_coordinates(draft.text)[0], sel.texts, sel.category, model.info.name,
+                                  time.time(), draft.timing()))
+    timing["verify"] = (time.perf_counter() - t) * 1000
+    result.timing_ms = timing
+    return result
+
+
+def _cache_key(engine, question: str, terms, topics, model: LocalModel) -> str | None:
+    try:
+        model_id = model_identity(model.info.path)
+    except OSError:
+        return None
+    return answer_key(question, terms, topics, engine.pack.checksum, model_id)
+
+
+def _verify_draft(engine, result, draft: Draft, extractive: Answer) -> bool:
+    """Step D over the model's text, then the rule that a draft must earn its place.
+
+    Returns whether the model's text is the answer shown; otherwise the extractive answer
+    stands and the reason (and the draft) are kept for the reader to see.
+    """
+    from .engine import scope_lead
+    if not result.materials:
+        result.answer = extractive
+        scope_lead(result)
+        return False
+    clean, removed = strip_coordinates(draft.text)
     cits = citations_in(engine.pack, clean, result.materials)
     text = annotate(clean, cits)
     if removed:
         result.notes.append(f"模型输出中有 {len(removed)} 处疑似页码或坐标，已删除（坐标只由程序核验后给出）。")
-    if note:
-        result.notes.append(note)
+    if draft.note:
+        result.notes.append(draft.note)
+    if draft.prompt:
+        result.model["generation"] = draft.timing()
+    result.model["removed_coordinates"] = len(removed)   # how many; never echoed back as text
+    reason = set_aside_reason(clean, cits, draft.prompt) if clean.strip() else None
+    kept = False
     if not text.strip():
         result.notes.append("模型没有生成内容，以下为程序摘录的原文答案。")
         result.answer = extractive
+    elif reason:
+        result.notes.append(f"{SET_ASIDE_NOTICE}（{reason}）。")
+        result.model["set_aside"] = reason
+        result.model["draft"] = text        # shown only behind a disclosure, marked as a draft
+        result.answer = extractive
     else:
         result.answer = Answer(text, cits, extractive.panes, extractive.no_sifenlu)
+        kept = True
     scope_lead(result)
-    timing["verify"] = (time.perf_counter() - t) * 1000
-    result.timing_ms = timing
-    result.model["removed_coordinates"] = len(removed)   # how many; never echoed back as text
-    return result
+    return kept
 
 
-def bench_model(engine, path: str, questions: list[str]) -> dict:
-    """Load time, tokens/s and seconds per answer on this machine (reported, never asserted)."""
+def bench_model(engine, path: str, questions: list[str], focused: bool = True) -> dict:
+    """The model's time in parts, on this machine (reported, never asserted).
+
+    Reading the prompt and writing the answer run at very different speeds, and what a reader
+    waits for first is the first token: a single "tokens/s" figure hides both.
+    """
     model = load_model(path)
-    tokens, seconds, per_answer = 0, 0.0, []
+    rows = []
     for q in questions:
-        counted = []
         t = time.perf_counter()
-        ask_with_model(engine, q, model, on_token=counted.append)
-        dt = time.perf_counter() - t
-        per_answer.append(dt)
-        tokens += sum(model.count_tokens(x) for x in counted)
-        seconds += dt
-    return {"name": model.info.name, "load_s": model.info.load_s,
-            "tokens_per_s": round(tokens / seconds, 1) if seconds else None,
-            "seconds_per_answer": round(sum(per_answer) / len(per_answer), 1) if per_answer else None}
+        res = ask_with_model(engine, q, model, focused=focused)
+        gen = dict((res.model or {}).get("generation") or {})
+        gen["seconds"] = time.perf_counter() - t
+        gen["set_aside"] = bool((res.model or {}).get("set_aside"))
+        rows.append(gen)
+
+    def med(key):
+        vals = sorted(r[key] for r in rows if r.get(key) is not None)
+        return round(vals[len(vals) // 2], 2) if vals else None
+    return {"name": model.info.name, "load_s": model.info.load_s, "questions": len(rows),
+            "material_block": "focused" if focused else "whole passages",
+            "prompt_tokens": med("prompt_tokens"), "cached_tokens": med("cached_tokens"),
+            "prompt_tokens_per_s": med("prompt_tokens_per_s"), "first_token_s": med("first_token_s"),
+            "write_tokens_per_s": med("write_tokens_per_s"), "tokens": med("tokens"),
+            "seconds_per_answer": med("seconds"), "set_aside": sum(r["set_aside"] for r in rows),
+            "per_question": rows}

@@ -9,6 +9,7 @@ segment files: a tampered or truncated index must be refused, not loaded.
 from __future__ import annotations
 
 import bisect
+import hashlib
 import json
 import sqlite3
 import threading
@@ -108,6 +109,13 @@ class Pack:
         self._ix = None
         self._spans: dict[int, list] = {}     # fascicle -> record line spans (see _record_spans)
         self._lock = threading.Lock()
+
+    @property
+    def checksum(self) -> str:
+        """One hash for the pack's content: the manifest's sha256 of every file (checked on opening)."""
+        files = self.manifest.get("files") or {}
+        listing = json.dumps({name: info.get("sha256") for name, info in sorted(files.items())}, sort_keys=True)
+        return hashlib.sha256(listing.encode()).hexdigest()[:16]
 
     # -- opening ------------------------------------------------------------
     def _load_manifest(self) -> dict:

@@ -79,7 +79,8 @@ def _concordance(engine: Engine, texts: list[str], repeat: int) -> tuple[list[fl
     return timed, brute
 
 
-def run(engine: Engine, questions: list[str], repeat: int = 3, gui: bool = True, model: str | None = None) -> dict:
+def run(engine: Engine, questions: list[str], repeat: int = 3, gui: bool = True, model: str | None = None,
+        model_questions: int = 3, model_block: str = "focused") -> dict:
     pack = engine.pack
     # Warm-up: first use opens the index and loads the passage table (that is cold start, not a query).
     t = time.perf_counter()
@@ -124,7 +125,7 @@ def run(engine: Engine, questions: list[str], repeat: int = 3, gui: bool = True,
         out.update(gui_figures(pack.path))
     if model:
         from ..ask.llm import bench_model
-        out["model"] = bench_model(engine, model, questions[:3])
+        out["model"] = bench_model(engine, model, questions[:model_questions], focused=model_block == "focused")
     return out
 
 
@@ -161,6 +162,10 @@ def format_bench(d: dict) -> str:
         lines.append(f"GUI 测量未完成：{d['gui_error']}")
     if "model" in d:
         m = d["model"]
-        lines.append(f"模型 {m.get('name')}：加载 {m.get('load_s')} s，{m.get('tokens_per_s')} tokens/s，"
-                     f"每答 {m.get('seconds_per_answer')} s")
+        lines.append(f"模型 {m.get('name')}：加载 {m.get('load_s')} s；{m.get('questions')} 问的中位数"
+                     f"（材料：{'句段' if m.get('material_block') == 'focused' else '整段'}）：")
+        lines.append(f"  提示 {m.get('prompt_tokens')} tokens（其中沿用缓存 {m.get('cached_tokens')}）· "
+                     f"读提示 {m.get('prompt_tokens_per_s')} tokens/s · 首字 {m.get('first_token_s')} s")
+        lines.append(f"  写作 {m.get('write_tokens_per_s')} tokens/s（{m.get('tokens')} tokens）· "
+                     f"每答 {m.get('seconds_per_answer')} s · 草稿被搁置 {m.get('set_aside')} 次")
     return "\n".join(lines)
