@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 
 from nanshan_core.ask.verify import UNVERIFIED_NOTE
+from nanshan_core.feedback import KINDS as FEEDBACK_KINDS
 
 from .citations import LEVEL_LABELS, MATERIAL_SOURCE_LABELS, SOURCE_LABELS, href
 from .theme import Palette
@@ -203,7 +204,17 @@ def cite_html(part: Cite, forms: dict, pal: Palette, copy_index: int | None = No
     bits.append(" " + level_html(c, pal))
     if copy_index is not None:
         bits.append(f' <a href="{href("copyanswer", copy_index)}" style="color:{pal.muted};"><small>复制引文</small></a>')
+        bits.append(" " + feedback_links("quote", copy_index, pal))
     return "".join(bits)
+
+
+def feedback_links(target: str, index: int, pal: Palette) -> str:
+    """有帮助 / 不相关 / 出处有误 on a quote or a card: small and muted, so the text stays first."""
+    links = '<span style="color:{0};">·</span>'.format(pal.card_border).join(
+        f'<a href="{href("fb", f"{kind}/{target}/{index}")}" style="color:{pal.muted}; text-decoration:none;">'
+        f'{label}</a>' for kind, label in FEEDBACK_KINDS.items())
+    return f'<small>{links}</small>'
+
 
 
 def topics_html(selection, pal: Palette) -> str:
@@ -311,6 +322,7 @@ def card_html(m, cits: list, terms: list[str], fold, fold_query, forms: dict, pa
     verdicts = [_verdict_html(m.n, k, c, forms, pal) for k, c in enumerate(cits)]
     if not verdicts:
         verdicts = [f'<span style="color:{pal.muted};">本材料未被引用</span>']
+    verdicts.append(f'<span style="color:{pal.muted};"><small>反馈：</small></span>' + feedback_links("card", m.n, pal))
     return (f'<a name="m{m.n}"></a>'
             f'<table width="100%" cellspacing="0" cellpadding="8" bgcolor="{pal.card_bg}" '
             f'style="border-style:solid; border-width:{width}px; border-color:{border}; margin-bottom:10px;">'
