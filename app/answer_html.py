@@ -209,10 +209,12 @@ def cite_html(part: Cite, forms: dict, pal: Palette, copy_index: int | None = No
 
 
 def feedback_links(target: str, index: int, pal: Palette) -> str:
-    """有帮助 / 不相关 / 出处有误 on a quote or a card: small and muted, so the text stays first."""
-    links = '<span style="color:{0};">·</span>'.format(pal.card_border).join(
-        f'<a href="{href("fb", f"{kind}/{target}/{index}")}" style="color:{pal.muted}; text-decoration:none;">'
-        f'{label}</a>' for kind, label in FEEDBACK_KINDS.items())
+    """有帮助 / 不相关 / 出处有误 on a quote or a card: small, muted and not underlined, so the
+    text and its coordinate stay first; a click records the mark at once (app/feedback.py)."""
+    what = "这条引文" if target == "quote" else "这张卡片"
+    links = f'<span style="color:{pal.muted};">·</span>'.join(
+        f'<a href="{href("fb", f"{kind}/{target}/{index}")}" title="{attr(f"把{what}标为「{label}」（只记在本机）")}"'
+        f' style="color:{pal.muted}; text-decoration:none;">{label}</a>' for kind, label in FEEDBACK_KINDS.items())
     return f'<small>{links}</small>'
 
 
