@@ -335,3 +335,16 @@ def test_a_full_disk_says_so_and_records_nothing(qtbot, open_window, monkeypatch
     w.panes[m.layer].view.linkActivated.emit("fb", f"helpful/card/{m.n}")
     assert "无法保存反馈" in w.messages.text() and len(w.feedback.store) == 0
     assert not w.feedback.popup.isVisible()
+
+
+def test_doctor_counts_the_marks_and_reports_a_corrupt_file(tmp_path, answer, full_pack):
+    from nanshan_core.tools.doctor import OK, WARN, check_userdata
+    from nanshan_core.userdata import UserData
+    data, config = tmp_path / "data", tmp_path / "config"
+    store = FeedbackStore(data)
+    store.add(quote_record("helpful", answer, line_quote(answer), full_pack.manifest))
+    found = check_userdata(UserData(data, config))
+    assert [f.status for f in found] == [OK] and "反馈 1 条" in found[0].detail
+    (data / fb.FILE_NAME).write_text("[{", encoding="utf-8")
+    found = check_userdata(UserData(data, config))
+    assert any(f.status == WARN and fb.FILE_NAME in f.detail and "已将原文件移到" in f.detail for f in found)
