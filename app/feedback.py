@@ -62,6 +62,13 @@ class NotePopup(QDialog):
         self.setMinimumWidth(380)
 
     def show_for(self, record) -> None:
+        """The popup for a new mark; a note typed for the previous one and not yet saved is
+        saved first (a second click must not throw away what the reader wrote)."""
+        if self.isVisible() and self.record_id and self.record_id != record.id and self.edit.text().strip():
+            try:
+                self.controller.set_note(self.record_id, self.edit.text())
+            except (FeedbackError, OSError):
+                return self._keep_note(record)
         self.record_id = record.id
         self.what.setText(f"已记下 {describe(record)}。\n可以附一句说明（不填也已记下）：")
         self.edit.clear()
@@ -71,6 +78,13 @@ class NotePopup(QDialog):
         self.raise_()
         self.activateWindow()
         self.edit.setFocus()
+
+    def _keep_note(self, record) -> None:
+        """The previous note could not be saved: it stays in the box with the reason; the new
+        mark is recorded all the same (the status line says so)."""
+        self.error.setText(f"上一条的附注未能保存（过长或无法写入），仍在框中；新的{describe(record)}已记下。")
+        self.error.show()
+        self.raise_()
 
     def _place(self) -> None:
         """Beside the pointer (where the link was clicked), inside the screen."""
@@ -123,8 +137,8 @@ class FeedbackController(QObject):
             return None
         again = "（此前已记下，不重复计数）" if saved is not record else "（只存在本机；文件 → 导出反馈… 可导出）"
         record = saved
+        self.popup.show_for(record)          # first: it may save the previous note and say so
         self.window.notify(f"已记下 {describe(record)}{again}")
-        self.popup.show_for(record)
         self.recorded.emit(record)
         return record
 

@@ -304,12 +304,19 @@ def test_marking_a_card_and_a_quote_in_the_window(qtbot, open_window, user_dirs,
     k, c = next((i, c) for i, c in enumerate(result.answer.citations) if c.level == "line")
     quote_link = href("fb", f"wrong_source/quote/{k}")
     assert quote_link in w.answer_view.link_targets("fb")
-    popup.close()
     with qtbot.waitSignal(w.feedback.recorded, timeout=5000) as got:
         click_link(w.answer_view, quote_link)
     q = got.args[0]
     assert (q.target, q.coord, q.quote, q.level, q.question) == ("quote", c.coord, c.quote, "line", EXPEL)
-    assert len(w.feedback.store) == 2
+    assert len(w.feedback.store) == 2 and popup.isVisible() and popup.record_id == q.id
+    # a note typed and not saved is not lost when the next link is clicked
+    popup.edit.setText("坐标应在下一行")
+    with qtbot.waitSignal(w.feedback.recorded, timeout=5000):
+        click_link(w.answer_view, href("fb", f"helpful/quote/{k}"))
+    assert [r.note for r in FeedbackStore(user_dirs[0]).list()][1] == "坐标应在下一行"
+    assert popup.edit.text() == ""
+    popup.reject()                                   # 不用附注: the mark stays, without a note
+    assert len(w.feedback.store) == 3 and w.feedback.store.list()[2].note == ""
     # 文件 → 导出反馈…: the file dialog answers with a path; the folder is remembered
     out = tmp_path / "export" / "反馈.jsonl"
     out.parent.mkdir()
@@ -318,7 +325,7 @@ def test_marking_a_card_and_a_quote_in_the_window(qtbot, open_window, user_dirs,
         w.act_export_feedback.trigger()
     lines = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
     assert [(d["kind_label"], d["coord"], d["question"]) for d in lines] == \
-        [("不相关", m.start_coord, EXPEL), ("出处有误", c.coord, EXPEL)]
+        [("不相关", m.start_coord, EXPEL), ("出处有误", c.coord, EXPEL), ("有帮助", c.coord, EXPEL)]
     assert lines[0]["note"] == "这段讲的是驱摈羯磨的程序，不是原因"
     assert w.userdata.get("export_dir") == str(out.parent)
     assert w.feedback.default_path().startswith(str(out.parent))
