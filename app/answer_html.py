@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from nanshan_core.ask.draft import SET_ASIDE_NOTICE
 from nanshan_core.ask.verify import UNVERIFIED_NOTE
+from nanshan_core.feedback import KINDS as FEEDBACK_KINDS
 
 from .citations import LEVEL_LABELS, MATERIAL_SOURCE_LABELS, SOURCE_LABELS, href
 from .theme import Palette
@@ -204,7 +205,19 @@ def cite_html(part: Cite, forms: dict, pal: Palette, copy_index: int | None = No
     bits.append(" " + level_html(c, pal))
     if copy_index is not None:
         bits.append(f' <a href="{href("copyanswer", copy_index)}" style="color:{pal.muted};"><small>复制引文</small></a>')
+        bits.append(" " + feedback_links("quote", copy_index, pal))
     return "".join(bits)
+
+
+def feedback_links(target: str, index: int, pal: Palette) -> str:
+    """有帮助 / 不相关 / 出处有误 on a quote or a card: small, muted and not underlined, so the
+    text and its coordinate stay first; a click records the mark at once (app/feedback.py)."""
+    what = "这条引文" if target == "quote" else "这张卡片"
+    links = f'<span style="color:{pal.muted};">·</span>'.join(
+        f'<a href="{href("fb", f"{kind}/{target}/{index}")}" title="{attr(f"把{what}标为「{label}」（只记在本机）")}"'
+        f' style="color:{pal.muted}; text-decoration:none;">{label}</a>' for kind, label in FEEDBACK_KINDS.items())
+    return f'<small>{links}</small>'
+
 
 
 def topics_html(selection, pal: Palette) -> str:
@@ -343,6 +356,7 @@ def card_html(m, cits: list, terms: list[str], fold, fold_query, forms: dict, pa
     verdicts = [_verdict_html(m.n, k, c, forms, pal) for k, c in enumerate(cits)]
     if not verdicts:
         verdicts = [f'<span style="color:{pal.muted};">本材料未被引用</span>']
+    verdicts.append(f'<span style="color:{pal.muted};"><small>反馈：</small></span>' + feedback_links("card", m.n, pal))
     return (f'<a name="m{m.n}"></a>'
             f'<table width="100%" cellspacing="0" cellpadding="8" bgcolor="{pal.card_bg}" '
             f'style="border-style:solid; border-width:{width}px; border-color:{border}; margin-bottom:10px;">'

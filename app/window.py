@@ -33,6 +33,7 @@ from . import answer_html as ah
 from . import handout
 from .bookmarks import BookmarksDock
 from .citations import cbeta_citation
+from .feedback import FeedbackController
 from .library import LibraryDock
 from .message_bar import MessageBar
 from .model_ctl import ModelController
@@ -97,6 +98,7 @@ class MainWindow(QMainWindow):
         self.apply_fonts()
         if self.userdata.messages:
             self.messages.error("\n".join(self.userdata.messages), tag="userdata")
+        self.feedback = FeedbackController(self)      # 有帮助 / 不相关 / 出处有误 (app/feedback.py)
         self.question_bar.set_history(self.userdata.history)
         self.question_bar.set_text(self.userdata.get("draft_question", "") or "")
         self._warm_up()
@@ -217,6 +219,8 @@ class MainWindow(QMainWindow):
     def _build_actions(self) -> None:
         self.act_export_html = self._action("导出讲义（HTML）…", self.export_html_dialog, tip="把当前答案连同全部引文与坐标存为网页")
         self.act_export_pdf = self._action("导出讲义（PDF）…", self.export_pdf_dialog, tip="把当前答案连同全部引文与坐标存为 PDF")
+        self.act_export_feedback = self._action("导出反馈…", lambda: self.feedback.export_dialog(),
+                                                tip="把在引文与卡片上记下的反馈存为 JSONL，可交给老师或维护者")
         self.act_quit = self._action("退出", self.close, [QKeySequence.StandardKey.Quit])
         self.act_zoom_in = self._action("放大字号", self.zoom_in, ["Ctrl+=", "Ctrl++", QKeySequence.StandardKey.ZoomIn])
         self.act_zoom_out = self._action("缩小字号", self.zoom_out, ["Ctrl+-", QKeySequence.StandardKey.ZoomOut])
@@ -244,7 +248,7 @@ class MainWindow(QMainWindow):
         for act in (self.act_export_html, self.act_export_pdf):
             act.setEnabled(False)
         m = self.menuBar().addMenu("文件")
-        m.addActions([self.act_export_html, self.act_export_pdf])
+        m.addActions([self.act_export_html, self.act_export_pdf, self.act_export_feedback])
         m.addSeparator()
         m.addAction(self.act_quit)
         v = self.menuBar().addMenu("视图")
@@ -546,6 +550,8 @@ class MainWindow(QMainWindow):
         elif kind == "draft" and self.result is not None:
             self.show_draft = not self.show_draft
             self._render_result()
+        elif kind == "fb":
+            self.feedback.handle(value)
 
     def show_material(self, n: int) -> bool:
         self.tabs.setCurrentWidget(self.ask_page)

@@ -336,6 +336,25 @@ def cmd_open(args) -> int:
     return subprocess.call(cmd)
 
 
+def cmd_feedback(args) -> int:
+    """The reader's marks (有帮助 / 不相关 / 出处有误), counted or written out; read locally only."""
+    from .feedback import FeedbackStore, format_summary
+    store = FeedbackStore()
+    if store.message:
+        print(store.message, file=sys.stderr)
+    if args.export:
+        try:
+            n = store.export_jsonl(args.export)
+        except OSError as exc:
+            raise NanshanError(f"无法写入 {args.export}（{exc.strerror or exc}）") from None
+        print(f"已导出 {n} 条反馈：{args.export}", file=sys.stderr)
+    if args.json:
+        print(json.dumps({"path": str(store.path), **store.summary()}, ensure_ascii=False, indent=1))
+    elif args.summary or not args.export:
+        print(format_summary(store.summary(), store.path))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="nanshan", description="南山问律：律典问答与原文核对（离线）")
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -410,6 +429,12 @@ def build_parser() -> argparse.ArgumentParser:
     tp.add_argument("--json", action="store_true")
     tp.add_argument("--pack")
     tp.set_defaults(func=cmd_topics)
+
+    fb = sub.add_parser("feedback", help="读者反馈（有帮助／不相关／出处有误）：统计或导出，只存在本机")
+    fb.add_argument("--summary", action="store_true", help="按类别、层、典籍与坐标统计（默认）")
+    fb.add_argument("--export", metavar="FILE", help="全部反馈写入 JSONL 文件（每行一条，UTF-8）")
+    fb.add_argument("--json", action="store_true", help="统计以 JSON 输出")
+    fb.set_defaults(func=cmd_feedback)
 
     ln = sub.add_parser("line", help="打印一行原文（与 CBETA 字符完全一致）")
     ln.add_argument("coord")

@@ -23,12 +23,17 @@ HISTORY_MAX = 200
 
 
 def atomic_write_json(path: Path, data) -> None:
+    atomic_write_text(path, json.dumps(data, ensure_ascii=False, indent=1))
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """``text`` in ``path`` as UTF-8, or the old file untouched: never half of each."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent))
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, ensure_ascii=False, indent=1)
+            fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)

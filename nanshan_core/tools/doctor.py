@@ -109,8 +109,10 @@ def check_model(userdata) -> list[Finding]:
 
 def check_userdata(userdata) -> list[Finding]:
     """Files that could not be read were moved aside when loading; say so, and where."""
+    from ..feedback import FeedbackStore
     out = []
-    for msg in userdata.messages:
+    feedback = FeedbackStore(userdata.data_dir)
+    for msg in userdata.messages + ([feedback.message] if feedback.message else []):
         out.append(Finding("用户数据", WARN, msg, "原文件已另存为 .corrupt-… ，可手工查看；程序已用空白记录继续"))
     for d in (userdata.data_dir, userdata.config_dir):
         if d.exists() and not os.access(d, os.W_OK):
@@ -121,7 +123,7 @@ def check_userdata(userdata) -> list[Finding]:
                            "清理磁盘；书签栏的「另存…」可把书签与历史存到别处"))
     if not out:
         out.append(Finding("用户数据", OK, f"历史 {len(userdata.history)} 条 · 书签 {len(userdata.bookmarks)} 个 · "
-                           f"{userdata.data_dir}"))
+                           f"反馈 {len(feedback)} 条 · {userdata.data_dir}"))
     return out
 
 
