@@ -43,14 +43,14 @@ def about_html(manifest: dict, pack_path: str, pal: Palette) -> str:
     distributor = cb.get("distributor", "CBETA")
     edition = cb.get("edition", "")
     licence = cb.get("licence", "")
-    kinds = "、".join(refused_kinds())
+    kinds = "；".join(refused_kinds())
     para = 'style="margin-top:0px; margin-bottom:8px;"'
     return (f'<p style="margin-top:0px; margin-bottom:2px; font-size:x-large;"><b>{APP_NAME}</b></p>'
             f'<p {para}><span style="color:{pal.muted};">版本 {esc(__version__)}</span></p>'
             f'<p {para}>{esc(PURPOSE)}</p>'
             f'<p style="margin-top:10px; margin-bottom:2px;"><b>范围</b></p>'
-            f'<p {para}>只回答律学问题：{esc(COVERS)}不提供也不代替：{esc(kinds)}。'
-            f'这类问题程序会说明不作回答，并指出可以怎样就律典提问。</p>'
+            f'<p {para}>只回答律学问题：{esc(COVERS)}不做这些事：{esc(kinds)}。'
+            f'遇到这类问题，程序说明不作回答，并指出可以怎样就律典本身提问。</p>'
             f'<p style="margin-top:10px; margin-bottom:2px;"><b>声明</b></p>'
             f'<p {para}>{esc(DISCLAIMER)}</p>'
             f'<p style="margin-top:10px; margin-bottom:2px;"><b>原文与授权</b></p>'

@@ -27,7 +27,9 @@ from .theme import Palette
 EXAMPLES_FILE = "examples.json"
 HISTORY_SHOWN = 6
 HISTORY_CHARS = 40          # a long question is cut in the list; the link still asks all of it
-INTRO = "在上面输入问题，按回车。答案只引 CBETA 原文，每句都附核验过的坐标。"
+EXAMPLES_HEAD = "可以这样问"
+EXAMPLES_HINT = "点一下即提问"
+HISTORY_HEAD = "最近问过"
 
 
 @dataclass(frozen=True)
@@ -54,8 +56,9 @@ def coord_reading(coord: str) -> str:
     return f"大正藏第{c.vol}册、第{int(c.work)}号、第{c.page}页{column}（{c.col}）第{c.line}行"
 
 
-def _heading(text: str, pal: Palette) -> str:
-    return f'<p style="margin-top:10px; margin-bottom:4px; color:{pal.text};"><b>{esc(text)}</b></p>'
+def _heading(text: str, pal: Palette, hint: str = "") -> str:
+    hint_html = f'　<span style="color:{pal.muted};">{esc(hint)}</span>' if hint else ""
+    return f'<p style="margin-top:4px; margin-bottom:4px; color:{pal.text};"><b>{esc(text)}</b>{hint_html}</p>'
 
 
 def _ask_link(question: str, pal: Palette) -> str:
@@ -69,12 +72,12 @@ def examples_html(examples: list[Example], pal: Palette) -> str:
     by_category: dict[str, list[str]] = {}
     for e in examples:
         by_category.setdefault(e.category, []).append(e.question)
+    gap = f'<span style="color:{pal.muted};">　·　</span>'
     rows = "".join(
-        f'<tr><td style="padding-right:12px; color:{pal.muted};"><nobr>{esc(cat)}</nobr></td>'
-        f'<td>{"　　".join(_ask_link(q, pal) for q in qs)}</td></tr>'
+        f'<tr><td style="padding-right:10px; color:{pal.muted};"><nobr>{esc(cat)}</nobr></td>'
+        f'<td>{gap.join(_ask_link(q, pal) for q in qs)}</td></tr>'
         for cat, qs in by_category.items())
-    return (_heading("可以这样问（点一下即提问）", pal)
-            + f'<table cellspacing="0" cellpadding="2" style="margin-left:8px;">{rows}</table>')
+    return _heading(EXAMPLES_HEAD, pal, EXAMPLES_HINT) + f'<table cellspacing="0" cellpadding="1">{rows}</table>'
 
 
 def history_html(history: list[str], pal: Palette) -> str:
@@ -83,35 +86,37 @@ def history_html(history: list[str], pal: Palette) -> str:
     if not recent:
         return ""
     rows = "".join(f'<tr><td>{_ask_link(q, pal)}</td></tr>' for q in recent)
-    return (_heading("最近问过", pal)
-            + f'<table cellspacing="0" cellpadding="2" style="margin-left:8px;">{rows}</table>')
+    return _heading(HISTORY_HEAD, pal) + f'<table cellspacing="0" cellpadding="1">{rows}</table>'
 
 
 def coordinates_html(coord: str, pal: Palette) -> str:
-    """One line on reading a coordinate (its example opens the printed line), one on 行级 / 段级."""
+    """How to read a coordinate (the example opens its printed line) and what 行级 / 段级 say."""
     try:
         reading = coord_reading(coord)
     except (NanshanError, ValueError, TypeError):
         return ""
     line, para = LEVEL_LABELS["line"], LEVEL_LABELS["paragraph"]
-    return (_heading("坐标怎么读", pal)
-            + f'<p style="margin-top:0px; margin-bottom:2px; margin-left:8px;">'
-              f'{coord_link(coord, pal)} ＝ {esc(reading)}。点坐标即在阅读页打开原书那一行。</p>'
-            + f'<p style="margin-top:0px; margin-left:8px; color:{pal.muted};">'
-              f'引文后的<span style="color:{pal.ok}; font-weight:bold;">〔{line}〕</span>表示已逐字核对到这一行；'
-              f'<span style="color:{pal.paragraph}; font-weight:bold;">〔{para}〕</span>表示只核对到所在段落，'
-              f'坐标是该段的起始行。</p>')
+    return (f'<p style="margin-top:8px;"><b>坐标怎么读</b>　答案只引 CBETA 原文，每处引文都附坐标，如 '
+            f'{coord_link(coord, pal)} ＝ {esc(reading)}，点它即打开原书那一行。'
+            f'<span style="color:{pal.muted};">引文后标<span style="color:{pal.ok}; font-weight:bold;">〔{line}〕</span>'
+            f'的已逐字核对到这一行；标<span style="color:{pal.paragraph}; font-weight:bold;">〔{para}〕</span>'
+            f'的只核对到所在段落，坐标是段首一行。</span></p>')
 
 
 def welcome_html(history: list[str], pal: Palette, examples: list[Example] | None = None,
                  coord: str | None = None) -> str:
-    """The whole first screen; a missing examples file leaves the intro and the history, not an error."""
+    """The whole first screen: examples and history side by side (the area is short), then coordinates.
+
+    A missing or broken examples file leaves the rest of the page, not an error: the page teaches,
+    it is not needed to ask."""
     try:
         examples = load_examples() if examples is None else examples
         coord = sample_coord() if coord is None else coord
     except (NanshanError, KeyError, TypeError):
         examples, coord = examples or [], coord or ""
-    return (f'<p style="margin-top:2px; margin-bottom:4px; color:{pal.muted};">{esc(INTRO)}</p>'
-            + (examples_html(examples, pal) if examples else "")
-            + history_html(history, pal)
-            + coordinates_html(coord, pal))
+    recent = history_html(history, pal)
+    left = examples_html(examples, pal) if examples else ""
+    columns = (f'<table width="100%" cellspacing="0" cellpadding="0"><tr>'
+               f'<td valign="top" width="58%">{left}</td>'
+               f'<td valign="top" style="padding-left:24px;">{recent}</td></tr></table>')
+    return columns + coordinates_html(coord, pal)

@@ -686,6 +686,7 @@ class MainWindow(QMainWindow):
         self.theme = palette(name).name
         self._save(self.userdata.set, "theme", self.theme)
         self._restyle()
+        self.apply_fonts()           # a new style sheet resets the widgets' fonts to the interface font
 
     def _restyle(self) -> None:
         apply_theme(QApplication.instance(), self.pal().name)

@@ -5,6 +5,7 @@ way a reader's does: QTextBrowser → TextPane.linkActivated → the window.
 """
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
@@ -91,15 +92,27 @@ def test_asked_questions_are_listed_newest_first_next_time(qtbot, open_window):
     assert blocker.args[0].question == first and again.question_bar.text() == first
 
 
-def test_welcome_follows_the_theme(open_window):
+def text_size(w) -> float:
+    return w.answer_view.document().defaultFont().pointSizeF()
+
+
+def test_welcome_follows_the_theme_and_the_zoom(open_window):
     w = open_window(timeout=TIMEOUT)
+    assert text_size(w) == pytest.approx(w.content_point_size())
     try:
         w.set_theme("high_contrast")
         assert palette("high_contrast").link in w.answer_view.toHtml()
         assert EXAMPLES[0].question in w.answer_view.toPlainText()
+        # the new style sheet must not drop the text font back to the interface's
+        assert text_size(w) == pytest.approx(w.content_point_size())
+        before = text_size(w)
+        w.zoom_in()
+        assert text_size(w) > before and EXAMPLES[0].question in w.answer_view.toPlainText()
     finally:
+        w.zoom_reset()
         w.set_theme("standard")
     assert palette("standard").link in w.answer_view.toHtml()
+    assert text_size(w) == pytest.approx(w.content_point_size())
 
 
 def test_about_names_version_scope_licence_and_disclaimer_and_closes_on_esc(qtbot, open_window):
