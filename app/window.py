@@ -20,7 +20,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QByteArray, Qt, Signal
 from PySide6.QtGui import QAction, QFont, QKeySequence
-from PySide6.QtWidgets import (QApplication, QFileDialog, QLabel, QLineEdit, QMainWindow, QMessageBox,
+from PySide6.QtWidgets import (QApplication, QFileDialog, QLabel, QLineEdit, QMainWindow,
                                QPushButton, QSplitter, QTabWidget, QToolBar, QVBoxLayout, QWidget)
 
 from nanshan_core.corpus import coords
@@ -30,7 +30,8 @@ from nanshan_core.errors import NanshanError, QuestionError
 from nanshan_core.ask.retrieve import LAYERS
 
 from . import answer_html as ah
-from . import handout
+from . import handout, welcome
+from .about_dialog import AboutDialog
 from .bookmarks import BookmarksDock
 from .citations import cbeta_citation
 from .feedback import FeedbackController
@@ -53,7 +54,6 @@ SCALE_STEP = 0.1
 SCALE_MIN, SCALE_MAX = 0.6, 3.0
 MAX_READER_TABS = 8
 CLOSE_WAIT_MS = 3000
-WELCOME = "在上面输入问题，按回车。答案只引 CBETA 原文，每句都附核验过的坐标。"
 JUMP_PLACEHOLDER = "坐标或引用，如 T40n1805_p0345b14、大正藏 40 345b14"
 
 
@@ -159,7 +159,7 @@ class MainWindow(QMainWindow):
         self.answer_view = TextPane()
         self.answer_view.setObjectName("answerView")
         self.answer_view.linkActivated.connect(self.handle_link)
-        self.answer_view.setHtml(ah.message_html(WELCOME, self.pal()))
+        self._show_current()             # the first screen: examples, history, how to read a coordinate
         self.panes = {layer: LayerPane(layer) for layer in LAYERS}
         layers = QSplitter(Qt.Orientation.Horizontal)
         for pane in self.panes.values():
@@ -486,7 +486,7 @@ class MainWindow(QMainWindow):
 
     def _show_current(self) -> None:
         if self.result is None:
-            self.answer_view.setHtml(ah.message_html(WELCOME, self.pal()))
+            self.answer_view.setHtml(welcome.welcome_html(self.userdata.history, self.pal()))
         elif self.result.refused:
             self.answer_view.setHtml(ah.refusal_html(self.result, self.pal()))
         else:
@@ -704,15 +704,14 @@ class MainWindow(QMainWindow):
         self.theme = palette(name).name
         self._save(self.userdata.set, "theme", self.theme)
         self._restyle()
+        self.apply_fonts()           # a new style sheet resets the widgets' fonts to the interface font
 
     def _restyle(self) -> None:
         apply_theme(QApplication.instance(), self.pal().name)
         if self._generating:         # the draft in the new colours; the panes wait for the verified answer
             self.answer_view.begin_provisional(ah.provisional_html("".join(self._stream), self.pal()))
-        elif self.result is not None and not self.result.refused:
-            self._render_result()
-        elif self.result is not None:
-            self.answer_view.setHtml(ah.refusal_html(self.result, self.pal()))
+        else:
+            self._show_current()
         for reader in self.readers():
             reader.restyle()
 
@@ -811,13 +810,10 @@ class MainWindow(QMainWindow):
         dialog.show()
         return dialog
 
-    def about(self) -> None:
-        cb = self.session.pack.manifest.get("cbeta", {})
-        QMessageBox.about(self, "关于南山问律",
-                          "<p><b>南山问律</b>：离线研读《四分律》与南山三大部的工具。</p>"
-                          f"<p>原文出自 {ah.esc(cb.get('distributor', 'CBETA'))}：{ah.esc(cb.get('edition', ''))}。"
-                          f"{ah.esc(cb.get('licence', ''))}</p>"
-                          f"<p><small>语料包：{ah.esc(str(self.session.pack.path))}</small></p>")
+    def about(self) -> AboutDialog:
+        dialog = AboutDialog(self.session.pack.manifest, str(self.session.pack.path), self.pal(), self)
+        dialog.open()
+        return dialog
 
     def closeEvent(self, event):
         if self.presenting:

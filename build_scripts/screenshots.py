@@ -2,7 +2,8 @@
 
     .venv/bin/python build_scripts/screenshots.py [OUT_DIR] [--pack DIR] [--model FILE.gguf | --no-model]
 
-Writes main.png (an answer with its three layers), refusal.png, scope-note.png,
+Writes welcome.png (the first screen: examples, history, how a coordinate reads),
+main.png (an answer with its three layers), about.png (帮助 → 关于), refusal.png, scope-note.png,
 silent.png and choices.png (the scope gate's outcomes and a question with no clear topic),
 library.png (書庫 with 行事鈔's contents), concordance.png (检索 for 突吉羅), reader-hit.png,
 reader.png (a fascicle at
@@ -84,12 +85,6 @@ def main(argv=None) -> int:
     window = MainWindow(open_session(args.pack), fonts)
     window.resize(WIDTH, HEIGHT)
     window.show()
-    result, error = ask_and_wait(window, QUESTION)
-    if result is None:
-        print(f"无法生成截图：{error}", file=sys.stderr)
-        return 1
-    window.show_material(result.materials[0].n)
-    wait_for(lambda: False, 0.3)
     saved = []
 
     def shot(widget, name, rect=None):
@@ -98,7 +93,17 @@ def main(argv=None) -> int:
         (widget.grab(rect) if rect is not None else widget.grab()).save(str(path))
         saved.append(path)
 
+    shot(window, "welcome.png")
+    result, error = ask_and_wait(window, QUESTION)
+    if result is None:
+        print(f"无法生成截图：{error}", file=sys.stderr)
+        return 1
+    window.show_material(result.materials[0].n)
+    wait_for(lambda: False, 0.3)
     shot(window, "main.png")
+    about = window.about()
+    shot(about, "about.png")
+    about.close()
     for name, q in SCOPE_SHOTS:          # the gate's outcomes and the 「您是否想问」 choices
         if ask_and_wait(window, q)[0] is not None:
             shot(window, name)
