@@ -57,6 +57,15 @@ CLOSE_WAIT_MS = 3000
 JUMP_PLACEHOLDER = "坐标或引用，如 T40n1805_p0345b14、大正藏 40 345b14"
 
 
+def model_status(model: dict | None) -> str:
+    """Who wrote the answer shown, for the status line."""
+    if not model:
+        return ""
+    if model.get("set_aside"):
+        return " · 模型草稿未采用，程序摘录作答"
+    return " · 模型作答（已缓存），程序重新核验" if model.get("cached") else " · 模型作答，程序核验"
+
+
 class MainWindow(QMainWindow):
     resultShown = Signal(object)
     askFailed = Signal(str)
@@ -509,7 +518,7 @@ class MainWindow(QMainWindow):
             self._render_result()
             self._prefetch(result)
             t = result.timing_ms
-            model = " · 模型作答，程序核验" if result.model else ""
+            model = model_status(result.model)
             self.status_label.setText(f"类别：{result.selection.category} · {len(result.materials)} 条材料 · "
                                       f"用时 {sum(t.values()):.0f} ms{model}")
         self.resultShown.emit(result)
