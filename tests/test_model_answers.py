@@ -74,6 +74,18 @@ def test_an_echo_of_the_real_prompt_is_set_aside(engine, gguf):
     assert "照抄" in set_aside_reason(echo, [], prompt)
 
 
+def test_the_rules_reach_the_model_whatever_its_chat_format(engine, gguf, monkeypatch):
+    """llama-cpp-python's gemma format drops a system turn without a word: the rules must still be read."""
+    monkeypatch.setattr(llm, "ANSWER_TOKENS", 4)
+    model = llm.load_model(gguf, n_ctx=2048)
+    assert model.info.chat_format == "gemma" and not model.info.system_role
+    result = engine.ask(Q)
+    model.write_answer(Q, result.materials, fold=engine.pack.normalizer.fold)
+    read = model.llama.detokenize(list(model.llama._input_ids[: model.llama.n_tokens])).decode("utf-8", "replace")
+    assert "只依材料作答" in read and "不要写任何页码" in read and "比丘可以喝酒吗" in read
+    assert read.index("只依材料作答") < read.index("比丘可以喝酒吗")
+
+
 def test_a_good_answer_is_kept_and_bad_ones_are_set_aside(engine, scripted_model):
     base = engine.ask(Q)
     good = quoted_reply(base)

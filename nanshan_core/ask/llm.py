@@ -43,6 +43,9 @@ CHAT_FORMATS = ("gemma", "chatml", "llama-3", "mistral-instruct", "qwen", "llama
 _ARCH_FORMAT = {"gemma": "gemma", "gemma2": "gemma", "gemma3": "gemma", "qwen2": "chatml", "qwen3": "chatml",
                 "qwen": "qwen", "llama": "llama-3", "mistral": "mistral-instruct"}
 
+# llama-cpp-python's formats that silently drop a system message (Gemma has no system turn)
+NO_SYSTEM_FORMATS = ("gemma",)
+
 TERMS_SCHEMA = {
     "type": "object",
     "properties": {
@@ -104,6 +107,7 @@ class ModelInfo:
     chat_format: str | None      # None: the GGUF's own chat template is used
     has_template: bool
     load_s: float
+    system_role: bool = True     # False: the chat format drops system messages (gemma), so rules go in the user turn
 
     def describe(self) -> str:
         fmt = "内置对话模板" if self.has_template else f"对话格式 {self.chat_format}"
@@ -129,8 +133,8 @@ class LocalModel:
     # -- A: terms -----------------------------------------------------------
     def propose_terms(self, question: str) -> tuple[list[str], str | None]:
         """Grammar-constrained JSON; whatever comes back is only a proposal (checked by the caller)."""
-        messages = [{"role": "system", "content": self._prompt("terms_system.txt")},
-                    {"role": "user", "content": self._prompt("terms_user.txt").format(question=question)}]
+        messages = self._chat(self._prompt("terms_system.txt"),
+                              self._prompt("terms_user.txt").format(question=question))
         with self._lock:
             out = self.llama.create_chat_completion(
                 messages=messages, max_tokens=TERMS_TOKENS, temperature=0.2,
@@ -150,11 +154,22 @@ class LocalModel:
         system = self._prompt("answer_system.txt")
         user_tpl = self._prompt("answer_user.txt")
         budget = self.info.n_ctx - ANSWER_TOKENS - 64
+        if fold is not None:          # focused materials: a prompt read in half the time
+            budget = min(budget, FOCUSED_PROMPT_TOKENS)
         block = fit_materials(materials, lambda s: self.count_tokens(system + user_tpl.format(question=question,
                                                                                              materials=s)),
                               budget, fold)
-        return [{"role": "system", "content": system},
-                {"role": "user", "content": user_tpl.format(question=question, materials=block)}]
+        return self._chat(system, user_tpl.format(question=question, materials=block))
+
+    def _chat(self, system: str, user: str) -> list[dict]:
+        """The rules as a system turn, or leading the user turn where the format has no system role.
+
+        Either way they come first and are the same for every question, so llama.cpp can
+        reuse what it read of them.
+        """
+        if self.info.system_role:
+            return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+        return [{"role": "user", "content": f"{system}\n\n{user}"}]
 
     def write_answer(self, question: str, materials: list[Material], on_token: Callable[[str], None] | None = None,
                      cancel: threading.Event | None = None, timeout: float = DEFAULT_TIMEOUT,
@@ -209,7 +224,8 @@ class LocalModel:
         import llama_cpp
         perf = llama_cpp.llama_perf_context(ctx)
         n_ctx_used = int(getattr(self.llama, "n_tokens", 0))
-        draft.prompt_tokens = max(draft.prompt_tokens, n_ctx_used - int(perf.n_eval))
+        if n_ctx_used > perf.n_eval:       # the prompt as the chat template tokenised it
+            draft.prompt_tokens = n_ctx_used - int(perf.n_eval)
         draft.cached_tokens = max(0, draft.prompt_tokens - int(perf.n_p_eval))
         draft.read_ms = float(perf.t_p_eval_ms) or None
         draft.write_ms = float(perf.t_eval_ms) or None
@@ -237,6 +253,7 @@ def material_block(materials: list[Material], limit: int | None = None, fold=Non
     return "\n".join(rows)
 
 
+FOCUSED_PROMPT_TOKENS = 2000   # the whole prompt, when materials are cut to their sentences
 FOCUS_RADIUS = 1          # sentences kept on each side of a sentence holding a term
 FOCUS_MIN = 120           # a material shorter than this is given whole
 
@@ -349,14 +366,19 @@ def load_model(path: str | os.PathLike, n_ctx: int = DEFAULT_CTX, chat_format: s
     ctx = min(n_ctx, train_ctx) if train_ctx else n_ctx
     try:
         llama = llama_cpp.Llama(model_path=str(path), n_ctx=ctx, n_threads=n_threads or default_threads(),
-                                n_gpu_layers=gpu_layers(), chat_format=fmt, verbose=False)
+                                n_gpu_layers=gpu_layers(), chat_format=fmt, verbose=False,
+                                # sliding-window models (Gemma 3) can drop the tail of their cache, and so
+                                # reuse the prompt's prefix, only with a full-size window cache
+                                swa_full=True)
         # the system rules are the same for every answer: keep the state after each call, so the
         # next answer starts from the longest prefix already read instead of the whole prompt
         llama.set_cache(llama_cpp.LlamaRAMCache(capacity_bytes=PROMPT_CACHE_BYTES))
     except Exception as exc:  # noqa: BLE001
         raise ModelError(f"模型加载失败（{Path(path).name}）：可能已损坏、不完整或不受支持。{_short(exc)}") from None
+    template = str(meta.get("tokenizer.chat_template") or "")
+    system_role = "system" in template if fmt is None else fmt not in NO_SYSTEM_FORMATS
     info = ModelInfo(str(path), meta.get("general.name") or Path(path).stem, llama.n_ctx(), train_ctx, size,
-                     fmt, has_template, round(time.perf_counter() - t, 2))
+                     fmt, has_template, round(time.perf_counter() - t, 2), system_role)
     return LocalModel(llama, info)
 
 
