@@ -400,8 +400,8 @@ def build_parser() -> argparse.ArgumentParser:
     bn.add_argument("--no-gui", action="store_true", help="不测 GUI 指标")
     bn.add_argument("--model", help="同时测本地 GGUF 模型的速度（读提示、首字、写作分开计）")
     bn.add_argument("--model-questions", type=int, default=3, help="测模型用的问题数（默认 3）")
-    bn.add_argument("--model-block", choices=("focused", "whole"), default="focused",
-                    help="给模型的材料：focused 命中句及前后各一句（默认），whole 整段")
+    bn.add_argument("--model-block", choices=("focused", "whole", "both"), default="focused",
+                    help="给模型的材料：focused 命中句及前后各一句（默认），whole 整段，both 两者都测并给出比值")
     bn.add_argument("--pack")
     bn.set_defaults(func=cmd_bench)
 

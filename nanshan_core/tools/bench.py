@@ -125,7 +125,10 @@ def run(engine: Engine, questions: list[str], repeat: int = 3, gui: bool = True,
         out.update(gui_figures(pack.path))
     if model:
         from ..ask.llm import bench_model
-        out["model"] = bench_model(engine, model, questions[:model_questions], focused=model_block == "focused")
+        qs = questions[:model_questions]
+        out["model"] = bench_model(engine, model, qs, focused=model_block != "whole")
+        if model_block == "both":       # the whole-passage block as the baseline, in the same run
+            out["model_baseline"] = bench_model(engine, model, qs, focused=False)
     return out
 
 
@@ -160,12 +163,19 @@ def format_bench(d: dict) -> str:
         lines.append(f"点击坐标到该行显示 click_to_line_ms：{d['click_to_line_ms']}；冷启动 cold_start_ms：{d['cold_start_ms']}")
     if "gui_error" in d:
         lines.append(f"GUI 测量未完成：{d['gui_error']}")
-    if "model" in d:
-        m = d["model"]
+    for key in ("model", "model_baseline"):
+        if key not in d:
+            continue
+        m = d[key]
         lines.append(f"模型 {m.get('name')}：加载 {m.get('load_s')} s；{m.get('questions')} 问的中位数"
                      f"（材料：{'句段' if m.get('material_block') == 'focused' else '整段'}）：")
         lines.append(f"  提示 {m.get('prompt_tokens')} tokens（其中沿用缓存 {m.get('cached_tokens')}）· "
                      f"读提示 {m.get('prompt_tokens_per_s')} tokens/s · 首字 {m.get('first_token_s')} s")
         lines.append(f"  写作 {m.get('write_tokens_per_s')} tokens/s（{m.get('tokens')} tokens）· "
                      f"每答 {m.get('seconds_per_answer')} s · 草稿被搁置 {m.get('set_aside')} 次")
+    if "model_baseline" in d and d["model"].get("first_token_s") and d["model_baseline"].get("first_token_s"):
+        a, b = d["model"], d["model_baseline"]
+        lines.append(f"  句段材料对整段材料：提示 {a['prompt_tokens'] / b['prompt_tokens']:.2f} 倍，"
+                     f"首字 {a['first_token_s'] / b['first_token_s']:.2f} 倍，每答 "
+                     f"{a['seconds_per_answer'] / b['seconds_per_answer']:.2f} 倍")
     return "\n".join(lines)
