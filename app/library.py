@@ -51,10 +51,11 @@ class LibraryDock(QDockWidget):
     openRequested = Signal(str)
 
     def __init__(self, pack, parent=None):
-        super().__init__("书库", parent)
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("书库"))
         self.setObjectName("libraryDock")
         self.filter_edit = QLineEdit()
-        self.filter_edit.setPlaceholderText("按经号或书名筛选（Ctrl+L）")
+        self.filter_edit.setPlaceholderText(self.tr("按经号或书名筛选（Ctrl+L）"))
         self.filter_edit.setClearButtonEnabled(True)
         self.model = QStandardItemModel(self)
         self.proxy = _WorkFilter(self)

@@ -9,6 +9,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton
 
+from nanshan_core.i18n import localize
+
 
 class MessageBar(QFrame):
     def __init__(self, parent=None):
@@ -19,7 +21,7 @@ class MessageBar(QFrame):
         self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         close = QToolButton()
         close.setText("×")
-        close.setToolTip("关闭此消息")
+        close.setToolTip(self.tr("关闭此消息"))
         close.setAutoRaise(True)
         close.clicked.connect(self.clear)
         lay = QHBoxLayout(self)
@@ -36,7 +38,7 @@ class MessageBar(QFrame):
         self.setProperty("kind", kind)
         self.style().unpolish(self)
         self.style().polish(self)
-        self.label.setText(text)
+        self.label.setText(localize(text))     # the engine's messages come in 简体
         self.show()
 
     def error(self, text: str, tag: str = "") -> None:
