@@ -36,8 +36,9 @@ TW_PHRASES = {
 # Whole interface strings whose Taiwan form is another word (a menu called 帮助 is 說明 there).
 TW_WHOLE = {"帮助": "說明"}
 
-# Spans never converted: quotations and titles (corpus text), and anything that looks like a path.
-_PROTECTED = re.compile(r"「[^「」]*」|『[^『』]*』|《[^《》]*》|(?:[A-Za-z]:)?[\\/][^\s，。；：、）」』》]*")
+# Spans never converted: quotations and titles (corpus text, nested marks included), and paths.
+_OPEN_CLOSE = {"「": "」", "『": "』", "《": "》"}
+_PATH = re.compile(r"(?:[A-Za-z]:)?[\\/][^\s，。；：、）」』》]*")
 _current: str | None = None
 
 
@@ -101,14 +102,40 @@ def _phrase_rx():
     return re.compile("|".join(re.escape(p) for p in sorted(TW_PHRASES, key=len, reverse=True)))
 
 
+def protected_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` quotes or names the corpus (「…」 『…』 《…》, however nested) or gives a path."""
+    spans, i = [], 0
+    while i < len(text):
+        ch = text[i]
+        if ch in _OPEN_CLOSE:
+            stack, j = [_OPEN_CLOSE[ch]], i + 1
+            while j < len(text) and stack:
+                if text[j] in _OPEN_CLOSE:
+                    stack.append(_OPEN_CLOSE[text[j]])
+                elif text[j] == stack[-1]:
+                    stack.pop()
+                j += 1
+            spans.append((i, j))         # an unclosed quotation is protected to the end
+            i = j
+            continue
+        drive = ch.isascii() and ch.isalpha() and text[i + 1:i + 2] == ":"
+        m = _PATH.match(text, i) if ch in "/\\" or drive else None
+        if m and m.end() > i + 1:
+            spans.append((i, m.end()))
+            i = m.end()
+            continue
+        i += 1
+    return spans
+
+
 def localize(text: str, lang: str | None = None) -> str:
     """Our own 简体 prose in the interface language; quotations, titles and paths stay as written."""
     if not text or normalize(lang or language()) != TRADITIONAL:
         return text
     out, pos = [], 0
-    for m in _PROTECTED.finditer(text):
-        out.append(to_traditional(text[pos:m.start()]))
-        out.append(m.group(0))
-        pos = m.end()
+    for a, b in protected_spans(text):
+        out.append(to_traditional(text[pos:a]))
+        out.append(text[a:b])
+        pos = b
     out.append(to_traditional(text[pos:]))
     return "".join(out)
