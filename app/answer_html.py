@@ -207,7 +207,8 @@ def cite_html(part: Cite, forms: dict, pal: Palette, copy_index: int | None = No
         bits.append(" " + coord_link(c.coord, pal))
     bits.append(" " + level_html(c, pal))
     if copy_index is not None:
-        bits.append(f' <a href="{href("copyanswer", copy_index)}" style="color:{pal.muted};"><small>{translate("answer_html", "复制引文")}</small></a>')
+        copy = translate("answer_html", "复制引文")
+        bits.append(f' <a href="{href("copyanswer", copy_index)}" style="color:{pal.muted};"><small>{copy}</small></a>')
     return "".join(bits)
 
 
@@ -265,12 +266,14 @@ def answer_html(result, forms: dict, pal: Palette) -> str:
 def refusal_html(result, pal: Palette) -> str:
     """A refusal is an answer too: said plainly, with the way forward as a question to click."""
     refusal = result.selection.refusal
+    no_answer = translate("answer_html", "此问不作回答。")
     html_ = (f'<div style="margin-top:6px; padding:6px; border-left:4px solid {pal.unverified};">'
-             f'<p style="margin-top:0px;"><b>{translate("answer_html", "此问不作回答。")}</b></p>'
+             f'<p style="margin-top:0px;"><b>{no_answer}</b></p>'
              f'<p style="color:{pal.text};">{esc(localize(refusal.reply))}</p>')
     if getattr(refusal, "suggestion", None):
         link = f'<a href="{href("ask", refusal.suggestion)}">{esc(localize(refusal.suggestion))}</a>'
-        html_ += f'<p>{translate("answer_html", "可以这样问：{link}").format(link=link)}</p>'
+        ask = translate("answer_html", "可以这样问：{link}").format(link=link)
+        html_ += f'<p>{ask}</p>'
     return html_ + "</div>"
 
 
@@ -318,11 +321,12 @@ def card_html(m, cits: list, terms: list[str], fold, fold_query, forms: dict, pa
     width = 3 if focused else 1
     source = _label(MATERIAL_SOURCE_LABELS, m.source)
     source_color = {"clue": pal.clue, "link": pal.link_source}.get(m.source, pal.muted)
-    head = (f'<b>[{m.n}]</b> 《{esc(m.title)}》{translate("answer_html", "卷{juan}").format(juan=m.juan)}　{coord_link(m.start_coord, pal)}'
+    head = (f'<b>[{m.n}]</b> 《{esc(m.title)}》卷{m.juan}　{coord_link(m.start_coord, pal)}'
             f'　<span style="color:{source_color}; font-weight:bold;">{source}</span>')
     verdicts = [_verdict_html(m.n, k, c, forms, pal) for k, c in enumerate(cits)]
     if not verdicts:
-        verdicts = [f'<span style="color:{pal.muted};">{translate("answer_html", "本材料未被引用")}</span>']
+        unquoted = translate("answer_html", "本材料未被引用")
+        verdicts = [f'<span style="color:{pal.muted};">{unquoted}</span>']
     return (f'<a name="m{m.n}"></a>'
             f'<table width="100%" cellspacing="0" cellpadding="8" bgcolor="{pal.card_bg}" '
             f'style="border-style:solid; border-width:{width}px; border-color:{border}; margin-bottom:10px;">'
@@ -334,7 +338,8 @@ def card_html(m, cits: list, terms: list[str], fold, fold_query, forms: dict, pa
 
 
 def _verdict_html(n: int, k: int, c, forms: dict, pal: Palette) -> str:
-    copy = f'<a href="{href("copy", f"{n}.{k}")}" style="color:{pal.link};">{translate("answer_html", "复制引文")}</a>'
+    copy_text = translate("answer_html", "复制引文")
+    copy = f'<a href="{href("copy", f"{n}.{k}")}" style="color:{pal.link};">{copy_text}</a>'
     quoted = translate("answer_html", "引文")
     if c.level == "line":
         return f"{quoted} {level_html(c, pal)} {coord_link(c.coord, pal)}　{copy}"
@@ -348,7 +353,8 @@ def _verdict_html(n: int, k: int, c, forms: dict, pal: Palette) -> str:
 def pane_html(materials: list, citations: list, terms: list[str], fold, fold_query, forms: dict,
               pal: Palette, focus: int | None = None) -> str:
     if not materials:
-        return f'<p style="color:{pal.muted};">{translate("answer_html", "本层没有检索到材料。")}</p>'
+        none = translate("answer_html", "本层没有检索到材料。")
+        return f'<p style="color:{pal.muted};">{none}</p>'
     by_material: dict[int, list] = {}
     for c in citations:
         by_material.setdefault(c.material, []).append(c)

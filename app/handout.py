@@ -62,7 +62,8 @@ def _answer_block(result, forms: dict) -> str:
 def _layer_block(result, layer: str, forms: dict, materials: dict) -> str:
     cits = result.answer.panes.get(layer, [])
     if not cits:
-        return f"<h3>{label(LAYER_TITLES, layer)}</h3><p>{translate('handout', '（本层没有材料）')}</p>"
+        none = translate("handout", "（本层没有材料）")
+        return f"<h3>{label(LAYER_TITLES, layer)}</h3><p>{none}</p>"
     items = "".join(f"<li><p>「{ah.text_html(c.quote, forms, PRINT)}」<br/><small>{_where(c, materials)}</small></p></li>"
                     for c in cits)
     return f"<h3>{label(LAYER_TITLES, layer)}</h3><ol>{items}</ol>"

@@ -36,7 +36,7 @@ SIMPLIFIED, TRADITIONAL = core.SIMPLIFIED, core.TRADITIONAL
 SETTING = "ui_language"
 TS_NAME = "nanshan_zh_TW.ts"
 QM_NAME = "nanshan_zh_TW.qm"
-_HANT_TERRITORIES = {QLocale.Territory.Taiwan, QLocale.Territory.HongKong, QLocale.Territory.Macau}
+_HANT_TERRITORIES = {QLocale.Country.Taiwan, QLocale.Country.HongKong, QLocale.Country.Macao}   # Country = Territory
 _installed: list[QTranslator] = []
 _current = SIMPLIFIED
 _previous = SIMPLIFIED          # before the last switch: what texts on screen may still be in
@@ -265,7 +265,7 @@ def _action_texts(a: QAction, old: str, new: str) -> None:
 
 def retranslate_widgets(old: str, new: str) -> None:
     """Every text property of every widget and action of the application, in ``new``."""
-    seen: set[int] = set()
+    seen: dict[int, QAction] = {}          # holding the wrappers keeps their ids from being reused
     for w in QApplication.allWidgets():
         _widget_texts(w, old, new)
         actions = list(w.actions())
@@ -273,7 +273,7 @@ def retranslate_widgets(old: str, new: str) -> None:
             actions.append(w.menuAction())
         for a in actions:
             if id(a) not in seen:
-                seen.add(id(a))
+                seen[id(a)] = a
                 _action_texts(a, old, new)
 
 

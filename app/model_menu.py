@@ -123,11 +123,11 @@ class ModelMenu(QMenu):
             self.ctl.set_chat_format)
         self.ctx_actions = self._choices(
             self.addMenu(self.tr("上下文长度")), CONTEXT_CHOICES,
-            lambda n: self.tr("{n} 词元").format(n=n) + (self.tr("（默认）") if n == llm.DEFAULT_CTX else ""),
+            lambda n: (self.tr("{n} 词元（默认）") if n == llm.DEFAULT_CTX else self.tr("{n} 词元")).format(n=n),
             lambda n: self.ctl.n_ctx == n, self.ctl.set_ctx, enabled=not busy)
         self.timeout_actions = self._choices(
             self.addMenu(self.tr("生成时限")), TIMEOUT_CHOICES,
-            lambda s: self.tr("{n} 秒").format(n=f"{s:.0f}") + (self.tr("（默认）") if s == llm.DEFAULT_TIMEOUT else ""),
+            lambda s: (self.tr("{n} 秒（默认）") if s == llm.DEFAULT_TIMEOUT else self.tr("{n} 秒")).format(n=f"{s:.0f}"),
             lambda s: abs(self.ctl.timeout - s) < 0.01, self.ctl.set_timeout)
 
     @staticmethod

@@ -68,9 +68,10 @@ def normalize(lang: str | None) -> str:
 
 
 def set_language(lang: str | None) -> str:
+    """Fix the language for this process (the GUI's choice); None follows the environment again."""
     global _current
-    _current = normalize(lang)
-    return _current
+    _current = None if lang is None else normalize(lang)
+    return language()
 
 
 def language() -> str:

@@ -622,8 +622,8 @@
             <translation>{n} 詞元</translation>
         </message>
         <message>
-            <source>（默认）</source>
-            <translation>（預設）</translation>
+            <source>{n} 词元（默认）</source>
+            <translation>{n} 詞元（預設）</translation>
         </message>
         <message>
             <source>生成时限</source>
@@ -632,6 +632,10 @@
         <message>
             <source>{n} 秒</source>
             <translation>{n} 秒</translation>
+        </message>
+        <message>
+            <source>{n} 秒（默认）</source>
+            <translation>{n} 秒（預設）</translation>
         </message>
         <message>
             <source>选择模型文件</source>
@@ -958,6 +962,10 @@
             <translation>（原寫材料{n}，核驗時更正）</translation>
         </message>
         <message>
+            <source>复制引文</source>
+            <translation>複製引文</translation>
+        </message>
+        <message>
             <source>依义推及</source>
             <translation>依義推及</translation>
         </message>
@@ -978,6 +986,14 @@
             <translation>可以換個說法，或直接寫出戒名、事名（如「非時食戒」「安居」）。</translation>
         </message>
         <message>
+            <source>此问不作回答。</source>
+            <translation>此問不作回答。</translation>
+        </message>
+        <message>
+            <source>可以这样问：{link}</source>
+            <translation>可以這樣問：{link}</translation>
+        </message>
+        <message>
             <source>模型生成中（未核验）…</source>
             <translation>模型生成中（未核驗）…</translation>
         </message>
@@ -986,12 +1002,20 @@
             <translation>以下是模型正在寫的草稿：引文與出處都還沒有核驗，不能引用，也不會匯出。寫完後由程式核驗過的答案替換。</translation>
         </message>
         <message>
+            <source>本材料未被引用</source>
+            <translation>本材料未被引用</translation>
+        </message>
+        <message>
             <source>引文</source>
             <translation>引文</translation>
         </message>
         <message>
             <source>（该段起始行）</source>
             <translation>（該段起始行）</translation>
+        </message>
+        <message>
+            <source>本层没有检索到材料。</source>
+            <translation>本層沒有檢索到材料。</translation>
         </message>
     </context>
     <context>
@@ -1120,6 +1144,10 @@
         <message>
             <source>（材料{n}）</source>
             <translation>（材料{n}）</translation>
+        </message>
+        <message>
+            <source>（本层没有材料）</source>
+            <translation>（本層沒有材料）</translation>
         </message>
         <message>
             <source>&lt;h1&gt;南山问律 · 讲义&lt;/h1&gt;</source>
