@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QUrl, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, Qt, QUrl, Signal
 from PySide6.QtGui import QActionGroup, QDesktopServices
 from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QMenu, QProgressBar, QToolButton, QWidget)
 
@@ -52,6 +52,8 @@ class ModelMenu(QMenu):
 
     def rebuild(self) -> None:
         """All actions afresh from the controller's state (also what tests look at)."""
+        for sub in self.findChildren(QMenu, options=Qt.FindChildOption.FindDirectChildrenOnly):
+            sub.deleteLater()        # clear() leaves the submenus of the last build behind
         self.clear()
         ctl = self.ctl
         available = ctl.runtime is not False

@@ -186,9 +186,12 @@ def test_switching_to_traditional_leaves_no_simplified_label(busy_window, qtbot,
     doctor.close()
     bad += [f"关于 › {where}: {text!r}" for where, text in about_box_texts(w) if simplified_only(text)]
     from app.firstrun import FirstRunDialog
+    not_cbeta = tmp_path / "not_cbeta"
+    not_cbeta.mkdir()
     first = FirstRunDialog("找不到语料包：/nowhere。请先运行 `nanshan build-corpus` 生成。", out=tmp_path / "pack",
-                           cbeta=None)
-    first.start_build()                   # no CBETA folder: the dialog says so in its status line
+                           cbeta=not_cbeta)
+    first.start_build()                   # not a CBETA folder: said in the status line, nothing is built
+    assert not first.building and "不像 CBETA TEI P5 目錄" in first.status.text()
     bad += [f"生成语料包 › {x}" for x in offenders(first)]
     first.deleteLater()
     assert not bad, "simplified-only text left after switching to 繁體:\n" + "\n".join(bad)
