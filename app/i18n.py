@@ -23,11 +23,11 @@ import xml.etree.ElementTree as ET
 from functools import lru_cache
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
+from PySide6.QtCore import QCoreApplication, QEvent, QLibraryInfo, QLocale, QTranslator
 from PySide6.QtGui import QAction, QActionGroup, QStandardItemModel
 from PySide6.QtWidgets import (QAbstractButton, QAbstractItemView, QAbstractSpinBox, QApplication, QComboBox, QGroupBox, QLabel,
                                QLineEdit, QMenu, QPlainTextEdit, QProgressBar, QSpinBox, QTabBar, QTableWidget,
-                               QTextEdit, QTreeWidget, QWidget)
+                               QTextEdit, QWidget)
 
 from nanshan_core import i18n as core
 from nanshan_core.paths import resource_path
@@ -251,10 +251,6 @@ def _widget_texts(w: QWidget, old: str, new: str) -> None:
                 item = model.horizontalHeaderItem(i)
                 if item is not None:
                     _retext(item.text, item.setText, old, new)
-    elif isinstance(w, QTreeWidget):
-        head = w.headerItem()
-        for i in range(head.columnCount()):
-            _retext(lambda: head.text(i), lambda t: head.setText(i, t), old, new)
 
 
 def _action_texts(a: QAction, old: str, new: str) -> None:
@@ -296,6 +292,12 @@ class LanguageMenu(QMenu):
             act.triggered.connect(lambda _=False, lang=lang: self.choose(lang))
             self.group.addAction(act)
             self.actions_by_lang[lang] = act
+
+    def changeEvent(self, event):
+        """Chosen elsewhere (another window, a test): the check mark follows."""
+        if event.type() == QEvent.Type.LanguageChange:
+            self.actions_by_lang[_current].setChecked(True)
+        super().changeEvent(event)
 
     def choose(self, lang: str) -> str:
         lang = set_language(lang, self.userdata)

@@ -6,7 +6,7 @@ is.  Ctrl+L focuses the filter (a work number or any part of a title).
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QSortFilterProxyModel, Qt, Signal
+from PySide6.QtCore import QEvent, QSortFilterProxyModel, Qt, Signal
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QDockWidget, QLineEdit, QTreeView, QVBoxLayout, QWidget
 
@@ -16,6 +16,8 @@ COORD = Qt.ItemDataRole.UserRole + 1
 FASCICLE = Qt.ItemDataRole.UserRole + 2
 LINE = Qt.ItemDataRole.UserRole + 3
 FILTER = Qt.ItemDataRole.UserRole + 4
+LABEL = Qt.ItemDataRole.UserRole + 5      # a contents entry's label as the pack gives it
+CONTINUED = "（续）"                        # what toc.works appends to a heading that goes on from before
 
 
 class _WorkFilter(QSortFilterProxyModel):
@@ -106,7 +108,8 @@ class LibraryDock(QDockWidget):
 
     def _add_toc(self, parent: QStandardItem, nodes) -> None:
         for n in nodes:
-            item = QStandardItem(n.label)
+            item = QStandardItem(self._shown_label(n.label))
+            item.setData(n.label, LABEL)
             item.setData(n.coord, COORD)
             item.setData(n.line, LINE)
             item.setToolTip(n.coord)
@@ -114,6 +117,18 @@ class LibraryDock(QDockWidget):
             self._toc_items[n.line] = item
             parent.appendRow(item)
             self._add_toc(item, n.children)
+
+    def _shown_label(self, label: str) -> str:
+        """The heading as CBETA has it; only our own 「（续）」 is in the interface language."""
+        if label.endswith(CONTINUED):
+            return label[:-len(CONTINUED)] + self.tr("（续）")
+        return label
+
+    def changeEvent(self, event):
+        if event.type() == QEvent.Type.LanguageChange:
+            for item in self._toc_items.values():
+                item.setText(self._shown_label(item.data(LABEL)))
+        super().changeEvent(event)
 
     def _filter(self, text: str) -> None:
         self.proxy.set_text(text)

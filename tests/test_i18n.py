@@ -175,7 +175,10 @@ def busy_window(open_window, qtbot):
 def test_switching_to_traditional_leaves_no_simplified_label(busy_window, qtbot, back_to_simplified, tmp_path):
     w = busy_window
     assert [a.text() for a in w.menuBar().actions()][:2] == ["文件", "视图"]
+    assert w.open_coord("T99") is None           # the engine's message, shown before the switch
+    assert "无法识别的坐标" in w.messages.text()
     choose(w, i18n.TRADITIONAL, qtbot)
+    assert "無法識別的座標「T99」" in w.messages.text()
 
     names = corpus_names(w.session.pack)
     bad = offenders(w, names)
@@ -205,6 +208,8 @@ def test_switching_to_traditional_leaves_no_simplified_label(busy_window, qtbot,
     assert w.current_reader().find_edit.placeholderText() == "在本卷中尋找（繁簡、異體皆可）"
     assert w.search_tab.counts.text().startswith("「突吉羅」共 ") and "處：" in w.search_tab.counts.text()
     assert UserData().get("ui_language") == i18n.TRADITIONAL          # remembered for the next start
+    contents = [item.text() for item in w.library._toc_items.values()]
+    assert any(t.endswith("（續）") for t in contents) and not any(t.endswith("（续）") for t in contents)
 
     choose(w, i18n.SIMPLIFIED, qtbot)
     assert [a.text() for a in w.menuBar().actions()] == ["文件", "视图", "模型", "帮助"]
@@ -215,6 +220,8 @@ def test_switching_to_traditional_leaves_no_simplified_label(busy_window, qtbot,
     assert "复制引文" in w.answer_view.toPlainText()
     assert w.search_tab.counts.text().startswith("「突吉羅」共 ") and "处：" in w.search_tab.counts.text()
     assert w.language_menu.actions_by_lang[i18n.SIMPLIFIED].isChecked()
+    assert "无法识别的坐标「T99」" in w.messages.text()
+    assert any(item.text().endswith("（续）") for item in w.library._toc_items.values())
     assert UserData().get("ui_language") == i18n.SIMPLIFIED
 
 

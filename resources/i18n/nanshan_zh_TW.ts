@@ -194,6 +194,10 @@
             <source>按经号或书名筛选（Ctrl+L）</source>
             <translation>按經號或書名篩選（Ctrl+L）</translation>
         </message>
+        <message>
+            <source>（续）</source>
+            <translation>（續）</translation>
+        </message>
     </context>
     <context>
         <name>MainWindow</name>
