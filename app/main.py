@@ -12,11 +12,12 @@ import sys
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(prog="nanshan-gui", description="南山问律桌面程序")    # before Qt: 简体 only
-    p.add_argument("--pack", help="语料包目录（默认：NANSHAN_PACK 或内置/已生成的语料包）")
-    p.add_argument("--open", metavar="COORD", help="启动后在阅读器中打开这一行")
-    p.add_argument("--model", metavar="FILE.gguf", help="启动后在后台加载这个本地模型（并记住它）")
-    p.add_argument("--selftest", action="store_true", help="离屏自检：提问、打开第一个坐标、检查高亮，输出一行")
+    from nanshan_core.i18n import localize as L          # before Qt: the help follows LANG, as the CLI's does
+    p = argparse.ArgumentParser(prog="nanshan-gui", description=L("南山问律桌面程序"))
+    p.add_argument("--pack", help=L("语料包目录（默认：NANSHAN_PACK 或内置/已生成的语料包）"))
+    p.add_argument("--open", metavar="COORD", help=L("启动后在阅读器中打开这一行"))
+    p.add_argument("--model", metavar="FILE.gguf", help=L("启动后在后台加载这个本地模型（并记住它）"))
+    p.add_argument("--selftest", action="store_true", help=L("离屏自检：提问、打开第一个坐标、检查高亮，输出一行"))
     return p.parse_args(argv)
 
 
@@ -26,7 +27,7 @@ def make_app():
     from PySide6.QtWidgets import QApplication
     from nanshan_core.paths import resource_path
     app = QApplication.instance() or QApplication(sys.argv[:1])
-    app.setApplicationName("南山问律")
+    app.setApplicationName("南山问律")           # a name for the system, not shown: never translated
     app.setOrganizationName("nanshan")
     app.setApplicationDisplayName(QCoreApplication.translate("main", "南山问律"))
     app.setWindowIcon(QIcon(str(resource_path("icons", "nanshan.svg"))))

@@ -9,6 +9,7 @@ its quotations byte for byte the same in both languages.
 """
 from __future__ import annotations
 
+import ast
 import os
 import re
 import subprocess
@@ -281,6 +282,62 @@ def test_ts_is_complete_and_differs_from_the_source_only_by_script():
         if T2S.convert(text) != T2S.convert(core.to_traditional(src)):
             problems.append(f"{ctx}: drifted {src!r} → {text!r} (expected {core.to_traditional(src)!r})")
     assert not problems, "\n".join(problems)
+
+
+# Literals of app/ in simplified script that are no interface text, each with its reason.
+NOT_SHOWN = {
+    ("answer_html.py", "律典对此无明文"): "recognises the engine's scope line",
+    ("answer_html.py", "【范围说明】"): "recognises the engine's scope line",
+    ("answer_html.py", r"\s*[（(]\s*材料\s*(\d+)\s*(?:[，,]\s*原标材料\s*\d+\s*)?[)）]"): "parses the answer",
+    ("doctor_dialog.py", "比丘波羅夷捉錢寶𫄨"): "characters a font must draw",
+    ("library.py", "（续）"): "recognises what toc.works appends",
+    ("main.py", "南山问律"): "the application's name for the system",
+}
+DEVELOPER_ONLY = {"selftest.py", "bench_gui.py"}     # one line for CI and benches, not the reader
+WRAPPERS = {"tr", "translate", "QT_TRANSLATE_NOOP", "QT_TR_NOOP", "localize", "L"}
+
+
+def _call_name(func) -> str:
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+
+
+def test_every_simplified_literal_of_the_interface_is_translated():
+    """A string literal of app/ with a character only 简体 writes must go through the translator
+    (or localize): otherwise 繁體 readers would see it.  Docstrings and the list above aside."""
+    left = []
+    for path in sorted((ROOT / "app").glob("*.py")):
+        if path.name in DEVELOPER_ONLY:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        covered = set()
+        for node in ast.walk(tree):
+            body = getattr(node, "body", None)
+            if isinstance(body, list) and body and isinstance(body[0], ast.Expr) \
+                    and isinstance(body[0].value, ast.Constant):
+                covered.add(id(body[0].value))                       # a docstring
+            if isinstance(node, ast.Call) and _call_name(node.func) in WRAPPERS:
+                covered |= {id(sub) for a in node.args for sub in ast.walk(a)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in covered \
+                    and simplified_only(node.value) and (path.name, node.value) not in NOT_SHOWN:
+                left.append(f"app/{path.name}:{node.lineno}: {node.value[:50]!r}")
+    assert not left, "interface text outside the translator:\n" + "\n".join(left)
+
+
+def test_no_translated_literal_hides_in_an_f_string():
+    """lupdate does not read inside f-string fields: a translate("…") there is never in the .ts."""
+    hidden = []
+    for path in sorted((ROOT / "app").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.JoinedStr):
+                for sub in ast.walk(node):
+                    if isinstance(sub, ast.Call) and _call_name(sub.func) in {"tr", "translate"} and sub.args \
+                            and isinstance(sub.args[-1], ast.Constant):      # the source text itself
+                        hidden.append(f"app/{path.name}:{sub.lineno}")
+            if isinstance(node, ast.Call) and _call_name(node.func) in {"tr", "translate"} and any(
+                    isinstance(a, ast.JoinedStr) for a in node.args):
+                hidden.append(f"app/{path.name}:{node.lineno}: an f-string given to the translator")
+    assert not hidden, "\n".join(hidden)
 
 
 def test_switching_back_is_unambiguous():

@@ -1201,4 +1201,15 @@
             <translation>沒有語料包，程式退出。</translation>
         </message>
     </context>
+    <context>
+        <name>theme</name>
+        <message>
+            <source>标准</source>
+            <translation>標準</translation>
+        </message>
+        <message>
+            <source>高对比度</source>
+            <translation>高對比度</translation>
+        </message>
+    </context>
 </TS>
