@@ -124,6 +124,12 @@ def ours(text: str, names: list[str]) -> str:
     return text
 
 
+def without_corpus(text: str) -> str:
+    """``text`` without its quotations and titles (CBETA's 云 is no 简体 label)."""
+    spans = core.protected_spans(text)
+    return "".join(text[a:b] for a, b in zip([0] + [e for _, e in spans], [s for s, _ in spans] + [len(text)]))
+
+
 def offenders(top: QWidget, names: list[str] = ()) -> list[str]:
     return sorted({f"{where}: {text!r}" for where, text in interface_texts(top) if simplified_only(ours(text, names))})
 
@@ -178,7 +184,15 @@ def test_switching_to_traditional_leaves_no_simplified_label(busy_window, qtbot,
     assert [a.text() for a in w.menuBar().actions()][:2] == ["文件", "视图"]
     assert w.open_coord("T99") is None           # the engine's message, shown before the switch
     assert "无法识别的坐标" in w.messages.text()
+    cn_handout = w.export_html(tmp_path / "cn.html").read_text(encoding="utf-8")
     choose(w, i18n.TRADITIONAL, qtbot)
+    tw_handout = w.export_html(tmp_path / "tw.html").read_text(encoding="utf-8")
+    assert "<h1>南山問律 · 講義</h1>" in tw_handout and 'lang="zh-Hant"' in tw_handout
+    words = without_corpus(re.sub(r"<[^>]+>", " ", tw_handout).replace(QUESTION, ""))
+    assert not simplified_only(words), S2T.convert(words)
+    ours = {"「此处出处未通过核验」", "「此處出處未通過核驗」"}          # the handout's note names our label
+    quotes = [[q for q in re.findall(r"「[^「」]*」", h) if q not in ours] for h in (tw_handout, cn_handout)]
+    assert quotes[0] and quotes[0] == quotes[1]                        # the corpus, byte for byte
     assert "無法識別的座標「T99」" in w.messages.text()
 
     names = corpus_names(w.session.pack)
