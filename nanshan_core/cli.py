@@ -416,8 +416,22 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout, sys.stderr = saved
 
 
+def localize_help(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """--help in the language LANG asks for (the strings above are written in 简体)."""
+    parser.description = L(parser.description) if parser.description else parser.description
+    for action in parser._actions:
+        if action.help and action.help != argparse.SUPPRESS:
+            action.help = L(action.help)
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action._choices_actions:
+                sub.help = L(sub.help) if sub.help else sub.help
+            for sub in dict.fromkeys(action.choices.values()):
+                localize_help(sub)
+    return parser
+
+
 def _main(argv: list[str] | None) -> int:
-    parser = build_parser()
+    parser = localize_help(build_parser())
     args = parser.parse_args(argv)
     try:
         return args.func(args)

@@ -38,7 +38,7 @@ TW_WHOLE = {"帮助": "說明"}
 
 # Spans never converted: quotations and titles (corpus text, nested marks included), and paths.
 _OPEN_CLOSE = {"「": "」", "『": "』", "《": "》"}
-# a path starts with a separator and an ASCII name character: /tmp/…, C:\\Users\\… (not 律本/道宣)
+# a path starts with a separator and an ASCII name character: /tmp/…, C:\Users\… (not 律本/道宣)
 _PATH = re.compile(r"(?:[A-Za-z]:)?[\\/](?=[A-Za-z0-9._~-])[^\s，。；：、）」』》]*")
 _current: str | None = None
 
