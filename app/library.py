@@ -78,12 +78,14 @@ class LibraryDock(QDockWidget):
         self.setWidget(w)
         self._fascicle_items: dict[int, tuple[QStandardItem, library.FascicleNode]] = {}
         self._toc_items: dict[int, QStandardItem] = {}
+        self._continued: list[QStandardItem] = []     # entries that end in （续）, said again on a switch
         self.load(pack)
 
     def load(self, pack) -> None:
         self.model.clear()
         self._fascicle_items.clear()
         self._toc_items.clear()
+        self._continued.clear()
         for group, works in library.works(pack):
             g = QStandardItem(f"{group}（{len(works)}）")
             g.setEditable(False)
@@ -110,6 +112,8 @@ class LibraryDock(QDockWidget):
         for n in nodes:
             item = QStandardItem(self._shown_label(n.label))
             item.setData(n.label, LABEL)
+            if n.label.endswith(CONTINUED):
+                self._continued.append(item)
             item.setData(n.coord, COORD)
             item.setData(n.line, LINE)
             item.setToolTip(n.coord)
@@ -126,7 +130,7 @@ class LibraryDock(QDockWidget):
 
     def changeEvent(self, event):
         if event.type() == QEvent.Type.LanguageChange:
-            for item in self._toc_items.values():
+            for item in self._continued:
                 item.setText(self._shown_label(item.data(LABEL)))
         super().changeEvent(event)
 
