@@ -24,7 +24,8 @@ def font_finding() -> Finding:
         set(QFontDatabase.families(QFontDatabase.WritingSystem.TraditionalChinese))
     if not chinese:
         return Finding(translate("doctor", "中文字体"), FAIL, translate("doctor", "系统中没有能显示中文的字体"),
-                       translate("doctor", "安装 Noto CJK（Debian/Ubuntu：sudo apt install fonts-noto-cjk；Windows/macOS 自带）"))
+                       translate("doctor", "安装 Noto CJK（Debian/Ubuntu：sudo apt install fonts-noto-cjk；"
+                                           "Windows/macOS 自带）"))
     f = fonts_mod.fonts()
     missing = "".join(ch for ch in SAMPLE if not fonts_mod.drawable(ch))
     if missing:
@@ -69,6 +70,7 @@ class DoctorDialog(QDialog):
     def changeEvent(self, event):
         """The report is the engine's text, localized when shown: shown again after a switch."""
         if event.type() == QEvent.Type.LanguageChange and self.findings:
+            self.findings[0] = font_finding()          # ours, made through the translator
             self.report.setPlainText(localize(doctor.format_findings(self.findings)))
         super().changeEvent(event)
 

@@ -50,8 +50,8 @@ def check_cbeta(folder: Path | None) -> str | None:
     if not folder.is_dir():
         return translate("FirstRunDialog", "CBETA 目录不存在：{folder}").format(folder=folder)
     if not ((folder / "T").is_dir() or (folder / "X").is_dir()):
-        return translate("FirstRunDialog", "{folder} 不像 CBETA TEI P5 目录：其中应有 T 或 X 子目录（如 T/T22/T22n1428_001.xml）。").format(
-            folder=folder)
+        return translate("FirstRunDialog", "{folder} 不像 CBETA TEI P5 目录：其中应有 T 或 X 子目录"
+                                           "（如 T/T22/T22n1428_001.xml）。").format(folder=folder)
     return None
 
 

@@ -25,8 +25,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QEvent, QLibraryInfo, QLocale, QTranslator
 from PySide6.QtGui import QAction, QActionGroup, QStandardItemModel
-from PySide6.QtWidgets import (QAbstractButton, QAbstractItemView, QAbstractSpinBox, QApplication, QComboBox, QGroupBox, QLabel,
-                               QLineEdit, QMenu, QPlainTextEdit, QProgressBar, QSpinBox, QTabBar, QTableWidget,
+from PySide6.QtWidgets import (QAbstractButton, QAbstractItemView, QAbstractSpinBox, QApplication, QComboBox,
+                               QGroupBox, QLabel, QLineEdit, QMenu, QPlainTextEdit, QProgressBar, QSpinBox, QTabBar, QTableWidget,
                                QTextEdit, QWidget)
 
 from nanshan_core import i18n as core

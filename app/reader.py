@@ -635,7 +635,8 @@ class ReaderTab(QWidget):
                 self.hit_list.append(first)
             pos = folded.find(needle, pos + 1)
         self.model.set_hits(hits)
-        self.find_status.setText(self.tr("共 {n} 处").format(n=len(self.hit_list)) if self.hit_list else self.tr("本卷没有找到"))
+        self.find_status.setText(self.tr("共 {n} 处").format(n=len(self.hit_list)) if self.hit_list
+                                 else self.tr("本卷没有找到"))
         return len(self.hit_list)
 
     def _go_hit(self, step: int) -> None:

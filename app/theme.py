@@ -57,7 +57,8 @@ THEMES = {
         paragraph="#8a5a00", unverified="#b3261e", card_bg="#fbfaf6", card_border="#d6d0c2",
         focus_border="#0b57a4", clue="#6a1b9a", link_source="#00695c", margin_fg="#8a8577"),
     "high_contrast": Palette(
-        name="high_contrast", label=QT_TRANSLATE_NOOP("theme", "高对比度"), text="#ffffff", background="#000000", muted="#e0e0e0",
+        name="high_contrast", label=QT_TRANSLATE_NOOP("theme", "高对比度"), text="#ffffff", background="#000000",
+        muted="#e0e0e0",
         link="#8fd8ff", term_bg="#ffd600", term_fg="#000000", quote_bg="#0d3b73", quote_line="#ffd600",
         target_bg="#6b4e00", target_bar="#ffd600", match_bg="#ffd600", match_fg="#000000",
         current_match_bg="#ff9100", note_fg="#ffcc80", rare_fg="#ea80fc", ok="#9cff9c",

@@ -220,7 +220,8 @@ class MainWindow(QMainWindow):
         self.act_export_pdf = self._action(self.tr("导出讲义（PDF）…"), self.export_pdf_dialog,
                                            tip=self.tr("把当前答案连同全部引文与坐标存为 PDF"))
         self.act_quit = self._action(self.tr("退出"), self.close, [QKeySequence.StandardKey.Quit])
-        self.act_zoom_in = self._action(self.tr("放大字号"), self.zoom_in, ["Ctrl+=", "Ctrl++", QKeySequence.StandardKey.ZoomIn])
+        self.act_zoom_in = self._action(self.tr("放大字号"), self.zoom_in,
+                                        ["Ctrl+=", "Ctrl++", QKeySequence.StandardKey.ZoomIn])
         self.act_zoom_out = self._action(self.tr("缩小字号"), self.zoom_out, ["Ctrl+-", QKeySequence.StandardKey.ZoomOut])
         self.act_zoom_reset = self._action(self.tr("复原字号"), self.zoom_reset, ["Ctrl+0"])
         self.act_present = self._action(self.tr("演示模式"), self.set_presentation, ["F11"], checkable=True,
@@ -507,7 +508,8 @@ class MainWindow(QMainWindow):
             t = result.timing_ms
             model = self.tr(" · 模型作答，程序核验") if result.model else ""
             self.status_label.setText(self.tr("类别：{category} · {n} 条材料 · 用时 {ms} ms{model}").format(
-                category=localize(result.selection.category), n=len(result.materials), ms=f"{sum(t.values()):.0f}", model=model))
+                category=localize(result.selection.category), n=len(result.materials), ms=f"{sum(t.values()):.0f}",
+                model=model))
         self.resultShown.emit(result)
 
     def _prefetch(self, result) -> None:

@@ -46,8 +46,8 @@ class Task(QRunnable):
             self._emit(self.signals.failed, str(exc), exc)
         except Exception as exc:  # a bug: keep the window alive, tell the developer
             traceback.print_exc(file=sys.stderr)
-            self._emit(self.signals.failed, QCoreApplication.translate("Task", "内部错误（{kind}：{exc}）。请把这条信息告诉开发者。").format(
-                kind=type(exc).__name__, exc=exc), exc)
+            message = QCoreApplication.translate("Task", "内部错误（{kind}：{exc}）。请把这条信息告诉开发者。")
+            self._emit(self.signals.failed, message.format(kind=type(exc).__name__, exc=exc), exc)
         else:
             self._emit(self.signals.done, result)
 

@@ -287,7 +287,8 @@ def test_default_language_follows_the_system_locale_unless_chosen(user_dirs):
 
 def ts_messages() -> list[tuple[str, str, ET.Element]]:
     root = ET.parse(TS).getroot()
-    return [(ctx.findtext("name"), m.findtext("source"), m) for ctx in root.iter("context") for m in ctx.iter("message")]
+    return [(ctx.findtext("name"), m.findtext("source"), m)
+            for ctx in root.iter("context") for m in ctx.iter("message")]
 
 
 def test_ts_is_complete_and_differs_from_the_source_only_by_script():
