@@ -26,8 +26,8 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QEvent, QLibraryInfo, QLocale, QTranslator
 from PySide6.QtGui import QAction, QActionGroup, QStandardItemModel
 from PySide6.QtWidgets import (QAbstractButton, QAbstractItemView, QAbstractSpinBox, QApplication, QComboBox,
-                               QGroupBox, QLabel, QLineEdit, QMenu, QPlainTextEdit, QProgressBar, QSpinBox, QTabBar, QTableWidget,
-                               QTextEdit, QWidget)
+                               QGroupBox, QLabel, QLineEdit, QMenu, QPlainTextEdit, QProgressBar, QSpinBox, QTabBar,
+                               QTableWidget, QTextEdit, QWidget)
 
 from nanshan_core import i18n as core
 from nanshan_core.paths import resource_path
@@ -36,7 +36,8 @@ SIMPLIFIED, TRADITIONAL = core.SIMPLIFIED, core.TRADITIONAL
 SETTING = "ui_language"
 TS_NAME = "nanshan_zh_TW.ts"
 QM_NAME = "nanshan_zh_TW.qm"
-_HANT_TERRITORIES = {QLocale.Country.Taiwan, QLocale.Country.HongKong, QLocale.Country.Macao}   # Country = Territory
+# QLocale.Country is the enum QLocale.territory() returns (PySide6 keeps the older name)
+_HANT_TERRITORIES = {QLocale.Country.Taiwan, QLocale.Country.HongKong, QLocale.Country.Macao}
 _installed: list[QTranslator] = []
 _current = SIMPLIFIED
 _previous = SIMPLIFIED          # before the last switch: what texts on screen may still be in
@@ -211,9 +212,9 @@ def again(text: str) -> str:
 def _retext(getter, setter, old: str, new: str) -> None:
     text = getter()
     if text:
-        again = retranslate_text(text, old, new)
-        if again != text:
-            setter(again)
+        shown = retranslate_text(text, old, new)
+        if shown != text:
+            setter(shown)
 
 
 def _widget_texts(w: QWidget, old: str, new: str) -> None:
@@ -322,7 +323,7 @@ def rerender_window(window) -> None:
     else:
         window._show_current()
     for pane in window.panes.values():
-        pane.retranslate(window.pal())
+        pane.retranslate()
     for reader in window.readers():
         reader.retranslate()
 

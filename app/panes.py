@@ -136,11 +136,9 @@ class LayerPane(QWidget):
         self.title.setText(label(LAYER_TITLES, self.layer))
         self.view.setHtml(f"<p>{ah.esc(note)}</p>" if note else "")
 
-    def retranslate(self, pal: Palette) -> None:
-        """After a language switch: the cards again, or the note said again in the new language."""
-        if self._render_args is not None:
-            self.rerender(pal)
-        else:
+    def retranslate(self) -> None:
+        """After a language switch, a note in the new language (cards are rendered again by the window)."""
+        if self._render_args is None:
             self.clear(again(self._note))
 
     def has_material(self, n: int) -> bool:

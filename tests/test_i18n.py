@@ -266,6 +266,11 @@ def test_a_window_opened_in_traditional_and_its_refusal(open_window, qtbot, back
     assert "此問不作回答。" in shown and "此問超出本工具的範圍" in shown
     assert not simplified_only(shown), shown
     assert w.status_label.text() == "類別：超範圍 · 拒答"
+    assert w.panes["daoxuan"].view.toPlainText().strip() == "此問不作回答。"
+    choose(w, i18n.SIMPLIFIED, qtbot)              # the refusal, its panes and the status, back in 简体
+    assert "此问超出本工具的范围" in w.answer_view.toPlainText()
+    assert w.panes["daoxuan"].view.toPlainText().strip() == "此问不作回答。"
+    assert w.status_label.text() == "类别：超范围 · 拒答"
 
 
 def test_default_language_follows_the_system_locale_unless_chosen(user_dirs):
