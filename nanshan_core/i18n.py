@@ -32,6 +32,9 @@ TW_PHRASES = {
     "演示模式": "簡報模式",
     "定位图": "定位圖",
     "这条信息": "這條訊息",
+    "打印": "印出",            # the CLI prints to the terminal; 列印 is for a printer
+    "权限": "權限",            # OpenCC's 許可權
+    "占相": "占相",            # divining by signs (邪命), not 佔 (to occupy)
 }
 # Whole interface strings whose Taiwan form is another word (a menu called 帮助 is 說明 there).
 TW_WHOLE = {"帮助": "說明"}
