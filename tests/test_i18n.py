@@ -407,6 +407,8 @@ def test_localize_converts_our_words_never_the_corpus():
     assert "「佛言：「自今已去，不得饮酒。」」" in out           # a quotation, even with simplified in it
     assert "/tmp/南山问律/x.json" in out and out.endswith("後再說")
     assert core.localize(text, core.SIMPLIFIED) == text
+    # reviewed readings: 占相 is divination (not 佔, to occupy); 權限, not OpenCC's 許可權
+    assert core.localize("比丘不得占相吉凶；检查该目录的权限", core.TRADITIONAL) == "比丘不得占相吉凶；檢查該目錄的權限"
 
 
 def test_language_from_the_environment():
