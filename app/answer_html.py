@@ -14,11 +14,14 @@ import html
 import re
 from dataclasses import dataclass
 
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+
 from nanshan_core.ask.draft import SET_ASIDE_NOTICE
 from nanshan_core.ask.verify import UNVERIFIED_NOTE
 from nanshan_core.feedback import KINDS as FEEDBACK_KINDS
+from nanshan_core.i18n import TRADITIONAL, localize
 
-from .citations import LEVEL_LABELS, MATERIAL_SOURCE_LABELS, SOURCE_LABELS, href
+from .citations import LEVEL_LABELS, MATERIAL_SOURCE_LABELS, SOURCE_LABELS, href, label as _label
 from .theme import Palette
 
 _BARE_REF = re.compile(r"[（(]\s*材料\s*(\d+)\s*[)）]")
@@ -29,6 +32,7 @@ _UNVERIFIED_AFTER = re.compile(r"\s*〔" + re.escape(UNVERIFIED_NOTE) + "〕")
 _ELLIPSIS = re.compile(r"…+|\.{3,}|⋯+")
 
 TERM, QUOTE = 1, 2
+translate = QCoreApplication.translate
 
 
 def esc(s: str) -> str:
@@ -168,8 +172,7 @@ def answer_parts(text: str, citations: list) -> list:
 
 def level_html(c, pal: Palette) -> str:
     color = {"line": pal.ok, "paragraph": pal.paragraph}.get(c.level, pal.unverified)
-    label = LEVEL_LABELS.get(c.level, c.level)
-    return f'<span style="color:{color}; font-weight:bold;">〔{label}〕</span>'
+    return f'<span style="color:{color}; font-weight:bold;">〔{_label(LEVEL_LABELS, c.level)}〕</span>'
 
 
 def coord_link(coord: str, pal: Palette) -> str:
@@ -177,7 +180,8 @@ def coord_link(coord: str, pal: Palette) -> str:
 
 
 def mat_link(n: int, pal: Palette) -> str:
-    return f'<a href="{href("mat", n)}" style="color:{pal.link};">材料{n}</a>'
+    text = translate("answer_html", "材料{n}").format(n=n)
+    return f'<a href="{href("mat", n)}" style="color:{pal.link};">{text}</a>'
 
 
 def _plain_html(s: str, pal: Palette) -> str:
@@ -199,12 +203,14 @@ def cite_html(part: Cite, forms: dict, pal: Palette, copy_index: int | None = No
     if c.material is not None:
         bits.append(f"（{mat_link(c.material, pal)}）")
     if c.corrected_from:
-        bits.append(f'<small style="color:{pal.muted};">（原写材料{c.corrected_from}，核验时更正）</small>')
+        note = translate("answer_html", "（原写材料{n}，核验时更正）").format(n=c.corrected_from)
+        bits.append(f'<small style="color:{pal.muted};">{note}</small>')
     if c.coord:
         bits.append(" " + coord_link(c.coord, pal))
     bits.append(" " + level_html(c, pal))
     if copy_index is not None:
-        bits.append(f' <a href="{href("copyanswer", copy_index)}" style="color:{pal.muted};"><small>复制引文</small></a>')
+        copy = translate("answer_html", "复制引文")
+        bits.append(f' <a href="{href("copyanswer", copy_index)}" style="color:{pal.muted};"><small>{copy}</small></a>')
         bits.append(" " + feedback_links("quote", copy_index, pal))
     return "".join(bits)
 
@@ -225,15 +231,17 @@ def topics_html(selection, pal: Palette) -> str:
     not tell, with the closest topics as links that ask again about the one chosen."""
     sure = (selection.confidence or 0) >= 0.5
     if selection.topics and (sure or selection.scope is not None):
-        how = "依义推及" if selection.scope is not None and selection.scope.outcome == "silent" else "所问主题"
+        how = (translate("answer_html", "依义推及") if selection.scope is not None and selection.scope.outcome == "silent"
+               else translate("answer_html", "所问主题"))
         names = "、".join(esc(m.topic.label()) for m in selection.topics)
         return f'<p style="margin-top:2px; margin-bottom:4px; color:{pal.muted};"><small>{how}：{names}</small></p>'
     if selection.confidence is None:
         return ""
     links = "　".join(f'<a href="{href("topic", m.topic.id)}">{esc(m.topic.label())}</a>'
                      for m in selection.suggestions)
-    body = ("未能确定此问对应律中的哪一条，以下材料按检索用语找到，未必切题。"
-            + (f"您是否想问：{links}" if links else "可以换个说法，或直接写出戒名、事名（如「非時食戒」「安居」）。"))
+    body = (translate("answer_html", "未能确定此问对应律中的哪一条，以下材料按检索用语找到，未必切题。")
+            + (translate("answer_html", "您是否想问：{links}").format(links=links) if links
+               else translate("answer_html", "可以换个说法，或直接写出戒名、事名（如「非時食戒」「安居」）。")))
     return (f'<p style="margin-top:2px; margin-bottom:6px; padding:4px; background:{pal.quote_bg};">'
             f'{body}</p>')
 
@@ -273,6 +281,8 @@ DRAFT_HEAD = "模型草稿（未采用：未经核验，不能引用，也不会
 def _answer_body(result, forms: dict, pal: Palette) -> str:
     a = result.answer
     parts = answer_parts(a.text, a.citations)
+    if not result.model:         # the engine's own words; a model's are its own and stay as written
+        parts = [p if isinstance(p, Cite) else localize(p) for p in parts]
     cite_index = {id(c): i for i, c in enumerate(a.citations)}
     pieces = []
     for part in parts:
@@ -294,22 +304,26 @@ def _answer_body(result, forms: dict, pal: Palette) -> str:
         elif line.strip():
             lines.append(f'<p style="margin-top:0px; margin-bottom:3px;">{line}</p>')
     notes = [n for n in result.notes if not n.startswith(SET_ASIDE_NOTICE)]   # said at the top already
-    lines += [f'<p style="color:{pal.muted};">{esc(n)}</p>' for n in notes]
+    lines += [f'<p style="color:{pal.muted};">{esc(localize(n))}</p>' for n in notes]
     return "".join(lines)
 
 
 def refusal_html(result, pal: Palette) -> str:
     """A refusal is an answer too: said plainly, with the way forward as a question to click."""
     refusal = result.selection.refusal
+    no_answer = translate("answer_html", "此问不作回答。")
     html_ = (f'<div style="margin-top:6px; padding:6px; border-left:4px solid {pal.unverified};">'
-             f'<p style="margin-top:0px;"><b>此问不作回答。</b></p>'
-             f'<p style="color:{pal.text};">{esc(refusal.reply)}</p>')
+             f'<p style="margin-top:0px;"><b>{no_answer}</b></p>'
+             f'<p style="color:{pal.text};">{esc(localize(refusal.reply))}</p>')
     if getattr(refusal, "suggestion", None):
-        html_ += (f'<p>可以这样问：<a href="{href("ask", refusal.suggestion)}">{esc(refusal.suggestion)}</a></p>')
+        link = f'<a href="{href("ask", refusal.suggestion)}">{esc(localize(refusal.suggestion))}</a>'
+        ask = translate("answer_html", "可以这样问：{link}").format(link=link)
+        html_ += f'<p>{ask}</p>'
     return html_ + "</div>"
 
 
 SCOPE_LEADS = ("律典对此无明文", "【范围说明】")
+SCOPE_LEADS += tuple(localize(s, TRADITIONAL) for s in SCOPE_LEADS)     # as the answer shows them in 繁體
 
 
 def scope_html(line: str, pal: Palette) -> str:
@@ -318,9 +332,9 @@ def scope_html(line: str, pal: Palette) -> str:
             f' color:{pal.text};"><b>{esc(line)}</b></p>')
 
 
-PROVISIONAL_HEAD = "模型生成中（未核验）…"
-PROVISIONAL_NOTE = ("以下是模型正在写的草稿：引文与出处都还没有核验，不能引用，也不会导出。"
-                    "写完后由程序核验过的答案替换。")
+PROVISIONAL_HEAD = QT_TRANSLATE_NOOP("answer_html", "模型生成中（未核验）…")
+PROVISIONAL_NOTE = QT_TRANSLATE_NOOP("answer_html", "以下是模型正在写的草稿：引文与出处都还没有核验，不能引用，也不会导出。"
+                                     "写完后由程序核验过的答案替换。")
 
 
 def provisional_html(text: str, pal: Palette) -> str:
@@ -331,8 +345,9 @@ def provisional_html(text: str, pal: Palette) -> str:
     streamed text is appended to the last paragraph by the pane as it arrives.
     """
     head = (f'<p style="margin-top:4px; margin-bottom:2px; color:{pal.muted};">'
-            f'<b>{esc(PROVISIONAL_HEAD)}</b></p>'
-            f'<p style="margin-top:0px; margin-bottom:6px; color:{pal.muted};"><small>{esc(PROVISIONAL_NOTE)}</small></p>')
+            f'<b>{esc(translate("answer_html", PROVISIONAL_HEAD))}</b></p>'
+            f'<p style="margin-top:0px; margin-bottom:6px; color:{pal.muted};">'
+            f'<small>{esc(translate("answer_html", PROVISIONAL_NOTE))}</small></p>')
     body = "<br/>".join(esc(line) for line in text.split("\n"))
     return head + f'<p style="color:{pal.muted};">{body}</p>'
 
@@ -349,14 +364,16 @@ def card_html(m, cits: list, terms: list[str], fold, fold_query, forms: dict, pa
     qspans = [s for c in cits if c.level == "line" for s in quote_spans(c.quote, m.text, c.offset)]
     border = pal.focus_border if focused else pal.card_border
     width = 3 if focused else 1
-    source = MATERIAL_SOURCE_LABELS.get(m.source, m.source)
+    source = _label(MATERIAL_SOURCE_LABELS, m.source)
     source_color = {"clue": pal.clue, "link": pal.link_source}.get(m.source, pal.muted)
     head = (f'<b>[{m.n}]</b> 《{esc(m.title)}》卷{m.juan}　{coord_link(m.start_coord, pal)}'
             f'　<span style="color:{source_color}; font-weight:bold;">{source}</span>')
     verdicts = [_verdict_html(m.n, k, c, forms, pal) for k, c in enumerate(cits)]
     if not verdicts:
-        verdicts = [f'<span style="color:{pal.muted};">本材料未被引用</span>']
-    verdicts.append(f'<span style="color:{pal.muted};"><small>反馈：</small></span>' + feedback_links("card", m.n, pal))
+        unquoted = translate("answer_html", "本材料未被引用")
+        verdicts = [f'<span style="color:{pal.muted};">{unquoted}</span>']
+    fb = translate("answer_html", "反馈：")
+    verdicts.append(f'<span style="color:{pal.muted};"><small>{fb}</small></span>' + feedback_links("card", m.n, pal))
     return (f'<a name="m{m.n}"></a>'
             f'<table width="100%" cellspacing="0" cellpadding="8" bgcolor="{pal.card_bg}" '
             f'style="border-style:solid; border-width:{width}px; border-color:{border}; margin-bottom:10px;">'
@@ -368,19 +385,23 @@ def card_html(m, cits: list, terms: list[str], fold, fold_query, forms: dict, pa
 
 
 def _verdict_html(n: int, k: int, c, forms: dict, pal: Palette) -> str:
-    copy = f'<a href="{href("copy", f"{n}.{k}")}" style="color:{pal.link};">复制引文</a>'
+    copy_text = translate("answer_html", "复制引文")
+    copy = f'<a href="{href("copy", f"{n}.{k}")}" style="color:{pal.link};">{copy_text}</a>'
+    quoted = translate("answer_html", "引文")
     if c.level == "line":
-        return f"引文 {level_html(c, pal)} {coord_link(c.coord, pal)}　{copy}"
+        return f"{quoted} {level_html(c, pal)} {coord_link(c.coord, pal)}　{copy}"
     if c.level == "paragraph":
-        return f"引文 {level_html(c, pal)} {coord_link(c.coord, pal)}（该段起始行）　{copy}"
-    return (f'<span style="color:{pal.unverified}; font-weight:bold;">此处出处未通过核验</span>：'
+        start = translate("answer_html", "（该段起始行）")
+        return f"{quoted} {level_html(c, pal)} {coord_link(c.coord, pal)}{start}　{copy}"
+    return (f'<span style="color:{pal.unverified}; font-weight:bold;">{_label(LEVEL_LABELS, "unverified")}</span>：'
             f'<span style="color:{pal.unverified};">「{text_html(c.quote, forms, pal)}」</span>　{copy}')
 
 
 def pane_html(materials: list, citations: list, terms: list[str], fold, fold_query, forms: dict,
               pal: Palette, focus: int | None = None) -> str:
     if not materials:
-        return f'<p style="color:{pal.muted};">本层没有检索到材料。</p>'
+        none = translate("answer_html", "本层没有检索到材料。")
+        return f'<p style="color:{pal.muted};">{none}</p>'
     by_material: dict[int, list] = {}
     for c in citations:
         by_material.setdefault(c.material, []).append(c)
@@ -389,4 +410,4 @@ def pane_html(materials: list, citations: list, terms: list[str], fold, fold_que
 
 
 def terms_text(selection) -> str:
-    return "、".join(f"{t.text}（{SOURCE_LABELS.get(t.source, t.source)}）" for t in selection.terms)
+    return "、".join(f"{t.text}（{_label(SOURCE_LABELS, t.source)}）" for t in selection.terms)

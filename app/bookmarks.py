@@ -21,11 +21,12 @@ class BookmarksDock(QDockWidget):
     saved = Signal(str)                     # path written by 另存…
 
     def __init__(self, userdata, parent=None):
-        super().__init__("书签", parent)
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("书签"))
         self.setObjectName("bookmarksDock")
         self.userdata = userdata
         self.table = QTableWidget(0, 3)
-        self.table.setHorizontalHeaderLabels(["坐标", "备注（双击编辑）", "原文"])
+        self.table.setHorizontalHeaderLabels([self.tr("坐标"), self.tr("备注（双击编辑）"), self.tr("原文")])
         self.table.horizontalHeader().setSectionResizeMode(COL_COORD, QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setSectionResizeMode(COL_NOTE, QHeaderView.ResizeMode.Stretch)
         self.table.horizontalHeader().setSectionResizeMode(COL_TEXT, QHeaderView.ResizeMode.Stretch)
@@ -37,12 +38,12 @@ class BookmarksDock(QDockWidget):
                                    | QAbstractItemView.EditTrigger.AnyKeyPressed)
         self.table.itemChanged.connect(self._item_changed)
         self.table.cellDoubleClicked.connect(self._double_clicked)
-        open_button = QPushButton("打开")
+        open_button = QPushButton(self.tr("打开"))
         open_button.clicked.connect(self.open_selected)
-        remove_button = QPushButton("删除")
+        remove_button = QPushButton(self.tr("删除"))
         remove_button.clicked.connect(self.remove_selected)
-        save_button = QPushButton("另存…")
-        save_button.setToolTip("把书签、备注与提问历史另存到您选的文件（数据目录无法写入时用）")
+        save_button = QPushButton(self.tr("另存…"))
+        save_button.setToolTip(self.tr("把书签、备注与提问历史另存到您选的文件（数据目录无法写入时用）"))
         save_button.clicked.connect(self.save_elsewhere_dialog)
         buttons = QHBoxLayout()
         buttons.addWidget(open_button)
@@ -61,13 +62,14 @@ class BookmarksDock(QDockWidget):
         try:
             out = self.userdata.export(path)
         except OSError as exc:
-            self.error.emit(f"未能另存到 {path}（{exc.strerror or exc}）。请换一个位置。")
+            self.error.emit(self.tr("未能另存到 {path}（{exc}）。请换一个位置。").format(path=path, exc=exc.strerror or exc))
             return False
         self.saved.emit(str(out))
         return True
 
     def save_elsewhere_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "另存书签与历史", str(Path.home() / "南山问律-书签与历史.json"),
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("另存书签与历史"),
+                                              str(Path.home() / self.tr("南山问律-书签与历史.json")),
                                               "JSON (*.json)")
         if path:
             self.save_elsewhere(path)
@@ -80,7 +82,7 @@ class BookmarksDock(QDockWidget):
             self.table.insertRow(row)
             coord = QTableWidgetItem(bm.coord)
             coord.setFlags(coord.flags() & ~Qt.ItemFlag.ItemIsEditable)
-            coord.setToolTip(f"双击打开；添加于 {bm.created}")
+            coord.setToolTip(self.tr("双击打开；添加于 {created}").format(created=bm.created))
             text = QTableWidgetItem(bm.text)
             text.setFlags(text.flags() & ~Qt.ItemFlag.ItemIsEditable)
             self.table.setItem(row, COL_COORD, coord)
@@ -113,8 +115,8 @@ class BookmarksDock(QDockWidget):
             try:
                 self.userdata.update_bookmark(coord, item.text())
             except OSError as exc:
-                self.error.emit(f"备注未能保存（{exc}）。备注仍在书签栏中；可点「另存…」存到其他位置，"
-                                "或检查磁盘后再编辑一次。")
+                self.error.emit(self.tr("备注未能保存（{exc}）。备注仍在书签栏中；可点「另存…」存到其他位置，"
+                                        "或检查磁盘后再编辑一次。").format(exc=exc))
 
     def commit_edits(self) -> None:
         """A note still being typed is saved too (moving the current cell commits the editor)."""
@@ -139,5 +141,5 @@ class BookmarksDock(QDockWidget):
             try:
                 self.userdata.remove_bookmark(coord)
             except OSError as exc:
-                self.error.emit(f"书签未能删除（{exc}）。")
+                self.error.emit(self.tr("书签未能删除（{exc}）。").format(exc=exc))
             self.refresh()

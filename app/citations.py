@@ -9,13 +9,25 @@ from __future__ import annotations
 
 from urllib.parse import quote, unquote
 
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+
 from nanshan_core.corpus import coords
 
-SOURCE_LABELS = {"glossary": "词表", "question": "问句", "offence": "罪名", "user": "自定", "model": "模型",
-                 "topic": "主题"}
-LEVEL_LABELS = {"line": "行级", "paragraph": "段级", "unverified": "此处出处未通过核验"}
-MATERIAL_SOURCE_LABELS = {"clue": "线索", "link": "注释对应", "search": "检索", "topic": "主题"}
-LAYER_TITLES = {"vinaya": "律本", "daoxuan": "道宣", "yuanzhao": "元照"}
+# Marked for translation here, translated where shown (``label``), so a language switch needs no reload.
+SOURCE_LABELS = {"glossary": QT_TRANSLATE_NOOP("citations", "词表"), "question": QT_TRANSLATE_NOOP("citations", "问句"),
+                 "offence": QT_TRANSLATE_NOOP("citations", "罪名"), "user": QT_TRANSLATE_NOOP("citations", "自定"),
+                 "model": QT_TRANSLATE_NOOP("citations", "模型"), "topic": QT_TRANSLATE_NOOP("citations", "主题")}
+LEVEL_LABELS = {"line": QT_TRANSLATE_NOOP("citations", "行级"), "paragraph": QT_TRANSLATE_NOOP("citations", "段级"),
+                "unverified": QT_TRANSLATE_NOOP("citations", "此处出处未通过核验")}
+MATERIAL_SOURCE_LABELS = {"clue": QT_TRANSLATE_NOOP("citations", "线索"), "link": QT_TRANSLATE_NOOP("citations", "注释对应"),
+                          "search": QT_TRANSLATE_NOOP("citations", "检索"), "topic": QT_TRANSLATE_NOOP("citations", "主题")}
+LAYER_TITLES = {"vinaya": QT_TRANSLATE_NOOP("citations", "律本"), "daoxuan": QT_TRANSLATE_NOOP("citations", "道宣"),
+                "yuanzhao": QT_TRANSLATE_NOOP("citations", "元照")}
+
+
+def label(table: dict, key: str) -> str:
+    """One of the tables above, in the interface language."""
+    return QCoreApplication.translate("citations", table.get(key, key))
 
 
 def href(kind: str, value) -> str:
@@ -40,11 +52,11 @@ def cbeta_citation(quote: str, coord: str | None, level: str = "line", r: str | 
     text's citation also names its 新文豐 (R) line, as CBETA cites: … // R64, p. 50, a2."""
     q = "".join((quote or "").split())
     if level == "unverified" or not coord:
-        return f"「{q}」（此处出处未通过核验）"
+        return f"「{q}」" + QCoreApplication.translate("citations", "（此处出处未通过核验）")
     r_part = f" // {coords.parse(r).cbeta()}" if r else ""
     ref = f"({cbeta_ref(coord)}{r_part})"
     if level == "paragraph":
-        ref += "（段级：坐标为该段起始行）"
+        ref += QCoreApplication.translate("citations", "（段级：坐标为该段起始行）")
     return f"「{q}」{ref}"
 
 

@@ -14,6 +14,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from PySide6.QtCore import QCoreApplication
+
+translate = QCoreApplication.translate
+
 
 def is_private_use(ch: str) -> bool:
     cp = ord(ch)
@@ -51,9 +55,9 @@ def glyph(ch: str, info: dict, drawable=None) -> Glyph:
     normalised form, else its composition formula (a private-use code point draws as a box)."""
     drawable = drawable or (lambda s: True)
     uni, normal, comp = info.get("unicode"), info.get("normal"), info.get("composition") or ""
-    tips = [info.get("cb") or "", f"组字式 {comp}" if comp else ""]
+    tips = [info.get("cb") or "", translate("display", "组字式 {formula}").format(formula=comp) if comp else ""]
     if normal:
-        tips.append(f"通用字 {normal}")
+        tips.append(translate("display", "通用字 {char}").format(char=normal))
     if uni and drawable(uni):
         form = uni
     elif normal and drawable(normal):
@@ -63,7 +67,8 @@ def glyph(ch: str, info: dict, drawable=None) -> Glyph:
     else:
         form = comp or uni or normal or ch
     if form != ch:
-        tips.append(f"原文为 CBETA 缺字 {info.get('cb') or ''}，此处显示「{form}」；引文与坐标均按原文")
+        tips.append(translate("display", "原文为 CBETA 缺字 {cb}，此处显示「{form}」；引文与坐标均按原文").format(
+            cb=info.get('cb') or '', form=form))
     return Glyph(form, "；".join(t for t in tips if t), form == comp and form != ch)
 
 

@@ -19,17 +19,20 @@ import sys
 import threading
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
 from PySide6.QtWidgets import (QDialog, QFileDialog, QHBoxLayout, QLabel, QProgressBar, QPushButton,
                                QVBoxLayout)
 
 from nanshan_core.corpus.build import build_pack
 from nanshan_core.errors import BuildCancelled, CorpusError
+from nanshan_core.i18n import localize
 from nanshan_core.paths import bundled_pack_dir, find_cbeta, user_pack_dir
 
 from .workers import Runner, Task
 
-STAGES = {"parse": "读取 XML", "store": "写入行表", "index": "建立索引"}
+STAGES = {"parse": QT_TRANSLATE_NOOP("FirstRunDialog", "读取 XML"), "store": QT_TRANSLATE_NOOP("FirstRunDialog", "写入行表"),
+          "index": QT_TRANSLATE_NOOP("FirstRunDialog", "建立索引")}
+translate = QCoreApplication.translate
 
 
 def pack_target() -> Path:
@@ -43,11 +46,12 @@ def pack_target() -> Path:
 def check_cbeta(folder: Path | None) -> str | None:
     """A message when ``folder`` cannot be a CBETA tree, before a build is even started."""
     if folder is None:
-        return "没有找到 CBETA 目录。请点「选择文件夹…」指定 CBETA TEI P5 的根目录（其中有 T、X 子目录）。"
+        return translate("FirstRunDialog", "没有找到 CBETA 目录。请点「选择文件夹…」指定 CBETA TEI P5 的根目录（其中有 T、X 子目录）。")
     if not folder.is_dir():
-        return f"CBETA 目录不存在：{folder}"
+        return translate("FirstRunDialog", "CBETA 目录不存在：{folder}").format(folder=folder)
     if not ((folder / "T").is_dir() or (folder / "X").is_dir()):
-        return f"{folder} 不像 CBETA TEI P5 目录：其中应有 T 或 X 子目录（如 T/T22/T22n1428_001.xml）。"
+        return translate("FirstRunDialog", "{folder} 不像 CBETA TEI P5 目录：其中应有 T 或 X 子目录"
+                                           "（如 T/T22/T22n1428_001.xml）。").format(folder=folder)
     return None
 
 
@@ -56,27 +60,27 @@ class FirstRunDialog(QDialog):
 
     def __init__(self, reason: str, out: Path | None = None, cbeta: Path | None = None, parent=None):
         super().__init__(parent)
-        self.setWindowTitle("南山问律 · 生成语料包")
+        self.setWindowTitle(self.tr("南山问律 · 生成语料包"))
         self.out = Path(out) if out else pack_target()
         self.cbeta = Path(cbeta) if cbeta else find_cbeta()
         self.manifest: dict | None = None
         self._cancel = threading.Event()
         self.runner = Runner(1, self)
-        intro = QLabel(
+        intro = QLabel(self.tr(
             "<p><b>还没有语料包。</b>南山问律只从 CBETA 原典作答，需要先把 CBETA 的 XML 文件"
             "整理成语料包（约 2 分钟，只需一次）。</p>"
-            f"<p><small>原因：{reason}</small></p>")
+            "<p><small>原因：{reason}</small></p>").format(reason=localize(reason)))
         intro.setWordWrap(True)
         self.cbeta_label = QLabel()
         self.cbeta_label.setWordWrap(True)
-        self.out_label = QLabel(f"语料包将生成到：{self.out}")
+        self.out_label = QLabel(self.tr("语料包将生成到：{path}").format(path=self.out))
         self.out_label.setWordWrap(True)
-        self.choose_button = QPushButton("选择文件夹…")
+        self.choose_button = QPushButton(self.tr("选择文件夹…"))
         self.choose_button.clicked.connect(self.choose_folder)
-        self.build_button = QPushButton("开始生成")
+        self.build_button = QPushButton(self.tr("开始生成"))
         self.build_button.setDefault(True)
         self.build_button.clicked.connect(self.start_build)
-        self.cancel_button = QPushButton("取消")
+        self.cancel_button = QPushButton(self.tr("取消"))
         self.cancel_button.clicked.connect(self.cancel)
         self.progress = QProgressBar()
         self.progress.setRange(0, 100)
@@ -107,9 +111,9 @@ class FirstRunDialog(QDialog):
 
     def _show_cbeta(self) -> None:
         if self.cbeta:
-            self.cbeta_label.setText(f"CBETA 目录：{self.cbeta}")
+            self.cbeta_label.setText(self.tr("CBETA 目录：{path}").format(path=self.cbeta))
         else:
-            self.cbeta_label.setText("CBETA 目录：未找到（可设置 NANSHAN_CBETA_DIR，或选择文件夹）")
+            self.cbeta_label.setText(self.tr("CBETA 目录：未找到（可设置 NANSHAN_CBETA_DIR，或选择文件夹）"))
 
     def set_cbeta(self, folder: Path | str | None) -> None:
         self.cbeta = Path(folder) if folder else None
@@ -117,7 +121,7 @@ class FirstRunDialog(QDialog):
         self._show_cbeta()
 
     def choose_folder(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "选择 CBETA TEI P5 根目录（含 T、X 子目录）",
+        folder = QFileDialog.getExistingDirectory(self, self.tr("选择 CBETA TEI P5 根目录（含 T、X 子目录）"),
                                                   str(self.cbeta or Path.home()))
         if folder:
             self.set_cbeta(folder)
@@ -144,7 +148,7 @@ class FirstRunDialog(QDialog):
     def _build(self, cbeta: Path, out: Path, progress):
         def report(stage, done, total, message):
             if self._cancel.is_set():
-                raise BuildCancelled("已取消生成语料包，没有留下不完整的文件。")
+                raise BuildCancelled(self.tr("已取消生成语料包，没有留下不完整的文件。"))
             progress((stage, done, total, message))
         return build_pack(cbeta, out, progress=report)
 
@@ -154,8 +158,8 @@ class FirstRunDialog(QDialog):
         # three stages share the bar: reading is quick, indexing is most of the time
         base, span = {"parse": (0, 10), "store": (10, 10), "index": (20, 80)}.get(stage, (0, 100))
         self.progress.setValue(base + span * pct // 100)
-        self.progress.setFormat(f"{STAGES.get(stage, stage)} {pct}%")
-        self.detail.setText(message)
+        self.progress.setFormat(f"{self.tr(STAGES.get(stage, stage))} {pct}%")
+        self.detail.setText(localize(message))
 
     def _built(self, manifest: dict) -> None:
         self.manifest = manifest
@@ -168,14 +172,14 @@ class FirstRunDialog(QDialog):
         self.build_button.setEnabled(True)
         self.choose_button.setEnabled(True)
         if isinstance(exc, CorpusError):
-            message = f"CBETA 目录有问题：{message}"
-        self.status.setText(message)
+            message = self.tr("CBETA 目录有问题：{message}").format(message=message)
+        self.status.setText(localize(message))
 
     def cancel(self) -> None:
         """Cancel stops a running build (the dialog stays, to retry or close); otherwise closes."""
         if self.building:
             self._cancel.set()
-            self.detail.setText("正在取消…")
+            self.detail.setText(self.tr("正在取消…"))
         else:
             super().reject()
 

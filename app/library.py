@@ -6,7 +6,7 @@ is.  Ctrl+L focuses the filter (a work number or any part of a title).
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QSortFilterProxyModel, Qt, Signal
+from PySide6.QtCore import QEvent, QSortFilterProxyModel, Qt, Signal
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QDockWidget, QLineEdit, QTreeView, QVBoxLayout, QWidget
 
@@ -16,6 +16,8 @@ COORD = Qt.ItemDataRole.UserRole + 1
 FASCICLE = Qt.ItemDataRole.UserRole + 2
 LINE = Qt.ItemDataRole.UserRole + 3
 FILTER = Qt.ItemDataRole.UserRole + 4
+LABEL = Qt.ItemDataRole.UserRole + 5      # a contents entry's label as the pack gives it
+CONTINUED = "（续）"                        # what toc.works appends to a heading that goes on from before
 
 
 class _WorkFilter(QSortFilterProxyModel):
@@ -51,10 +53,11 @@ class LibraryDock(QDockWidget):
     openRequested = Signal(str)
 
     def __init__(self, pack, parent=None):
-        super().__init__("书库", parent)
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("书库"))
         self.setObjectName("libraryDock")
         self.filter_edit = QLineEdit()
-        self.filter_edit.setPlaceholderText("按经号或书名筛选（Ctrl+L）")
+        self.filter_edit.setPlaceholderText(self.tr("按经号或书名筛选（Ctrl+L）"))
         self.filter_edit.setClearButtonEnabled(True)
         self.model = QStandardItemModel(self)
         self.proxy = _WorkFilter(self)
@@ -75,12 +78,14 @@ class LibraryDock(QDockWidget):
         self.setWidget(w)
         self._fascicle_items: dict[int, tuple[QStandardItem, library.FascicleNode]] = {}
         self._toc_items: dict[int, QStandardItem] = {}
+        self._continued: list[QStandardItem] = []     # entries that end in （续）, said again on a switch
         self.load(pack)
 
     def load(self, pack) -> None:
         self.model.clear()
         self._fascicle_items.clear()
         self._toc_items.clear()
+        self._continued.clear()
         for group, works in library.works(pack):
             g = QStandardItem(f"{group}（{len(works)}）")
             g.setEditable(False)
@@ -105,7 +110,10 @@ class LibraryDock(QDockWidget):
 
     def _add_toc(self, parent: QStandardItem, nodes) -> None:
         for n in nodes:
-            item = QStandardItem(n.label)
+            item = QStandardItem(self._shown_label(n.label))
+            item.setData(n.label, LABEL)
+            if n.label.endswith(CONTINUED):
+                self._continued.append(item)
             item.setData(n.coord, COORD)
             item.setData(n.line, LINE)
             item.setToolTip(n.coord)
@@ -113,6 +121,18 @@ class LibraryDock(QDockWidget):
             self._toc_items[n.line] = item
             parent.appendRow(item)
             self._add_toc(item, n.children)
+
+    def _shown_label(self, label: str) -> str:
+        """The heading as CBETA has it; only our own 「（续）」 is in the interface language."""
+        if label.endswith(CONTINUED):
+            return label[:-len(CONTINUED)] + self.tr("（续）")
+        return label
+
+    def changeEvent(self, event):
+        if event.type() == QEvent.Type.LanguageChange:
+            for item in self._continued:
+                item.setText(self._shown_label(item.data(LABEL)))
+        super().changeEvent(event)
 
     def _filter(self, text: str) -> None:
         self.proxy.set_text(text)

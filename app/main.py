@@ -12,22 +12,24 @@ import sys
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(prog="nanshan-gui", description="南山问律桌面程序")
-    p.add_argument("--pack", help="语料包目录（默认：NANSHAN_PACK 或内置/已生成的语料包）")
-    p.add_argument("--open", metavar="COORD", help="启动后在阅读器中打开这一行")
-    p.add_argument("--model", metavar="FILE.gguf", help="启动后在后台加载这个本地模型（并记住它）")
-    p.add_argument("--selftest", action="store_true", help="离屏自检：提问、打开第一个坐标、检查高亮，输出一行")
+    from nanshan_core.i18n import localize as L          # before Qt: the help follows LANG, as the CLI's does
+    p = argparse.ArgumentParser(prog="nanshan-gui", description=L("南山问律桌面程序"))
+    p.add_argument("--pack", help=L("语料包目录（默认：NANSHAN_PACK 或内置/已生成的语料包）"))
+    p.add_argument("--open", metavar="COORD", help=L("启动后在阅读器中打开这一行"))
+    p.add_argument("--model", metavar="FILE.gguf", help=L("启动后在后台加载这个本地模型（并记住它）"))
+    p.add_argument("--selftest", action="store_true", help=L("离屏自检：提问、打开第一个坐标、检查高亮，输出一行"))
     return p.parse_args(argv)
 
 
 def make_app():
+    from PySide6.QtCore import QCoreApplication
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
     from nanshan_core.paths import resource_path
     app = QApplication.instance() or QApplication(sys.argv[:1])
-    app.setApplicationName("南山问律")
+    app.setApplicationName("南山问律")           # a name for the system, not shown: never translated
     app.setOrganizationName("nanshan")
-    app.setApplicationDisplayName("南山问律")
+    app.setApplicationDisplayName(QCoreApplication.translate("main", "南山问律"))
     app.setWindowIcon(QIcon(str(resource_path("icons", "nanshan.svg"))))
     return app
 
@@ -57,7 +59,7 @@ def open_or_build(pack: str | None, interactive: bool, userdata=None):
         from .firstrun import FirstRunDialog
         dialog = FirstRunDialog(str(exc), out=Path(pack) if pack else None)
         if dialog.exec() != dialog.DialogCode.Accepted:
-            return None, "没有语料包，程序退出。"
+            return None, QCoreApplication.translate("main", "没有语料包，程序退出。")
         try:
             return open_session(dialog.out, userdata), None
         except PackError as exc2:
@@ -66,9 +68,12 @@ def open_or_build(pack: str | None, interactive: bool, userdata=None):
 
 def launch(args: argparse.Namespace, app):
     """The shown main window (at --open's line), or (None, reason) when there is no pack."""
+    from nanshan_core.userdata import UserData
+    from . import i18n
     from .fonts import install_fonts
     from .window import MainWindow
     fonts = install_fonts(app)
+    i18n.install(i18n.default_language(UserData()))       # before the first dialog: 简体 or 繁體
     session, reason = open_or_build(args.pack, interactive=not args.selftest)
     if session is None:
         return None, reason
@@ -87,7 +92,8 @@ def main(argv: list[str] | None = None) -> int:
     app = make_app()
     window, reason = launch(args, app)
     if window is None:
-        print(f"selftest failed: {reason}" if args.selftest else f"错误：{reason}",
+        from nanshan_core.i18n import localize
+        print(f"selftest failed: {reason}" if args.selftest else localize(f"错误：{reason}"),
               file=sys.stdout if args.selftest else sys.stderr)
         return 1
     if args.selftest:

@@ -6,8 +6,12 @@ about the user's own files (a history file moved aside) stay until closed.
 """
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton
+
+from nanshan_core.i18n import localize
+
+from .i18n import again
 
 
 class MessageBar(QFrame):
@@ -19,7 +23,7 @@ class MessageBar(QFrame):
         self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         close = QToolButton()
         close.setText("×")
-        close.setToolTip("关闭此消息")
+        close.setToolTip(self.tr("关闭此消息"))
         close.setAutoRaise(True)
         close.clicked.connect(self.clear)
         lay = QHBoxLayout(self)
@@ -28,6 +32,7 @@ class MessageBar(QFrame):
         lay.addWidget(close, 0, Qt.AlignmentFlag.AlignTop)
         self.kind = ""
         self.tag = ""
+        self._text = ""              # as given: ours through tr(), the engine's in 简体
         self.hide()
 
     def show_message(self, text: str, kind: str = "info", tag: str = "") -> None:
@@ -36,8 +41,16 @@ class MessageBar(QFrame):
         self.setProperty("kind", kind)
         self.style().unpolish(self)
         self.style().polish(self)
-        self.label.setText(text)
+        self._text = text
+        self.label.setText(localize(text))     # the engine's messages come in 简体
         self.show()
+
+    def changeEvent(self, event):
+        """A message already shown is said again in the new language."""
+        if event.type() == QEvent.Type.LanguageChange and self._text:
+            self._text = again(self._text)
+            self.label.setText(localize(self._text))
+        super().changeEvent(event)
 
     def error(self, text: str, tag: str = "") -> None:
         self.show_message(text, "error", tag)
@@ -52,6 +65,6 @@ class MessageBar(QFrame):
         """Clear the message; with ``tag``, only a message about that."""
         if tag is not None and tag != self.tag:
             return
-        self.kind, self.tag = "", ""
+        self.kind, self.tag, self._text = "", "", ""
         self.label.clear()
         self.hide()

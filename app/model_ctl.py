@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject, Signal
 
 from nanshan_core.ask import llm
 from nanshan_core.ask.remembered import AnswerCache
@@ -27,10 +27,12 @@ from .workers import Runner, Task
 
 CONTEXT_CHOICES = (2048, 4096, 8192)
 TIMEOUT_CHOICES = (60.0, 120.0, 240.0, 600.0)
-INSTALL_HINT = ("本地模型需要 llama-cpp-python：在程序目录运行 bash build_scripts/install_llm.sh"
-                "（一次编译，约 6 分钟，需要 build-essential），然后重新启动南山问律。"
-                "详见 README「Local model」一节。不用模型也能正常问答。")
-UNAVAILABLE = "模型功能不可用（未安装 llama-cpp-python）"
+# marked here, translated where shown: translate("ModelController", INSTALL_HINT)
+INSTALL_HINT = QT_TRANSLATE_NOOP("ModelController",
+                                 "本地模型需要 llama-cpp-python：在程序目录运行 bash build_scripts/install_llm.sh"
+                                 "（一次编译，约 6 分钟，需要 build-essential），然后重新启动南山问律。"
+                                 "详见 README「Local model」一节。不用模型也能正常问答。")
+UNAVAILABLE = QT_TRANSLATE_NOOP("ModelController", "模型功能不可用（未安装 llama-cpp-python）")
 
 
 def generation_threads() -> int:
@@ -124,7 +126,7 @@ class ModelController(QObject):
             self.userdata.set(key, value)
             return None
         except OSError as exc:
-            return f"无法保存设置（{exc}）。"
+            return self.tr("无法保存设置（{exc}）。").format(exc=exc)
 
     # -- state ---------------------------------------------------------------------------
     @property
@@ -160,10 +162,11 @@ class ModelController(QObject):
         if pending == self.userdata.get("model_path", ""):
             if not Path(pending).is_file():
                 self._remember("model_path", None)
-                self._fail(f"上次选用的模型文件不见了：{pending}。本次不用模型，可在「模型」菜单重新选择。")
+                self._fail(self.tr("上次选用的模型文件不见了：{path}。本次不用模型，可在「模型」菜单重新选择。").format(path=pending))
                 return
             if not self.runtime:
-                self._fail(f"{UNAVAILABLE}，上次选用的模型 {Path(pending).name} 没有加载。{INSTALL_HINT}")
+                self._fail(self.tr("{unavailable}，上次选用的模型 {name} 没有加载。{hint}").format(
+                    unavailable=self.tr(UNAVAILABLE), name=Path(pending).name, hint=self.tr(INSTALL_HINT)))
                 return
         self.load(pending)          # --model FILE: a bad file gets load's own clear message
 
@@ -171,10 +174,10 @@ class ModelController(QObject):
     def load(self, path: str | os.PathLike, chat_format: str | None = None, n_ctx: int | None = None) -> bool:
         """Load in the worker; False (with ``failed``) when a model may not be swapped now."""
         if self.generating:
-            self._fail("模型正在作答，请先停止或等它写完再换模型。")
+            self._fail(self.tr("模型正在作答，请先停止或等它写完再换模型。"))
             return False
         if self.loading_path is not None:
-            self._fail("上一个模型还在加载，请稍候。")
+            self._fail(self.tr("上一个模型还在加载，请稍候。"))
             return False
         path = str(path)
         fmt = chat_format or self.chat_format_for(path)
@@ -205,9 +208,9 @@ class ModelController(QObject):
         released = getattr(exc, "released", True)
         if old is not None and not released:
             self.model = old
-            message += f" 仍在使用原来的模型 {old.info.name}。"
+            message += self.tr(" 仍在使用原来的模型 {name}。").format(name=old.info.name)
         elif old is not None:
-            message += " 原来的模型已卸载，现在不用模型作答。"
+            message += self.tr(" 原来的模型已卸载，现在不用模型作答。")
         self._fail(message)
         self.changed.emit()
 
@@ -218,7 +221,7 @@ class ModelController(QObject):
     def unload(self) -> bool:
         """Back to the extractive answer (and remembered so, for the next start)."""
         if self.busy:
-            self._fail("模型正在加载或作答，请稍候再改。")
+            self._fail(self.tr("模型正在加载或作答，请稍候再改。"))
             return False
         old, self.model = self.model, None
         release(old)

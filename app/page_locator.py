@@ -55,7 +55,7 @@ class PageDiagram(QWidget):
 
     def _describe(self) -> str:
         parts = [f"{COLUMN_NAMES.get(c, c)} {n} 行" for c, n in self.columns.items()]
-        return "本页：" + "，".join(parts) if parts else ""
+        return self.tr("本页：{columns}").format(columns="，".join(parts)) if parts else ""
 
     def paintEvent(self, event):
         if not self.columns:
@@ -112,7 +112,7 @@ class PageLocator(QWidget):
         self.r_text.setObjectName("locatorText")
         lay = QVBoxLayout(self)
         lay.setContentsMargins(6, 6, 6, 6)
-        title = QLabel("<b>页面定位</b>")
+        title = QLabel(self.tr("<b>页面定位</b>"))
         lay.addWidget(title)
         lay.addWidget(self.text)
         lay.addWidget(self.diagram)

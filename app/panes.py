@@ -12,7 +12,8 @@ from PySide6.QtGui import QColor, QFont, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QLabel, QTextBrowser, QVBoxLayout, QWidget
 
 from . import answer_html as ah
-from .citations import LAYER_TITLES, parse_href
+from .citations import LAYER_TITLES, label, parse_href
+from .i18n import again
 from .theme import Palette
 
 
@@ -99,13 +100,14 @@ class LayerPane(QWidget):
     def __init__(self, layer: str, parent=None):
         super().__init__(parent)
         self.layer = layer
-        self.title = QLabel(LAYER_TITLES[layer])
+        self.title = QLabel(label(LAYER_TITLES, layer))
         self.title.setObjectName("paneTitle")
         self.view = TextPane()
         self.view.setObjectName(f"pane_{layer}")
         self.materials: list = []
         self.citations: list = []
         self._render_args = None
+        self._note = ""
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(2)
@@ -116,8 +118,8 @@ class LayerPane(QWidget):
                        focus: int | None = None) -> None:
         self.materials, self.citations = materials, citations
         self._render_args = (terms, session)
-        self.title.setText(f"{LAYER_TITLES[self.layer]}（{len(materials)}）" if materials
-                           else LAYER_TITLES[self.layer])
+        title = label(LAYER_TITLES, self.layer)
+        self.title.setText(f"{title}（{len(materials)}）" if materials else title)
         self.view.setHtml(ah.pane_html(materials, citations, terms, session.fold, session.fold_query,
                                        session.forms, pal, focus))
 
@@ -130,8 +132,14 @@ class LayerPane(QWidget):
 
     def clear(self, note: str = "") -> None:
         self.materials, self.citations, self._render_args = [], [], None
-        self.title.setText(LAYER_TITLES[self.layer])
+        self._note = note
+        self.title.setText(label(LAYER_TITLES, self.layer))
         self.view.setHtml(f"<p>{ah.esc(note)}</p>" if note else "")
+
+    def retranslate(self) -> None:
+        """After a language switch, a note in the new language (cards are rendered again by the window)."""
+        if self._render_args is None:
+            self.clear(again(self._note))
 
     def has_material(self, n: int) -> bool:
         return any(m.n == n for m in self.materials)

@@ -7,10 +7,10 @@ written so far is still verified and shown.
 """
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 
-PLACEHOLDER = "用白话提问，例如：什么情况下会被赶出僧团？"
+PLACEHOLDER = QT_TRANSLATE_NOOP("QuestionBar", "用白话提问，例如：什么情况下会被赶出僧团？")
 
 
 class QuestionBar(QWidget):
@@ -23,11 +23,11 @@ class QuestionBar(QWidget):
         self.box.setEditable(True)
         self.box.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         self.box.setMaxVisibleItems(15)
-        self.box.lineEdit().setPlaceholderText(PLACEHOLDER)
+        self.box.lineEdit().setPlaceholderText(self.tr(PLACEHOLDER))
         self.box.lineEdit().setClearButtonEnabled(True)
         self.box.lineEdit().returnPressed.connect(self._ask)
-        self.box.setToolTip("按回车提问；下拉可选以前问过的问题")
-        self.ask_button = QPushButton("提问")
+        self.box.setToolTip(self.tr("按回车提问；下拉可选以前问过的问题"))
+        self.ask_button = QPushButton(self.tr("提问"))
         self.ask_button.clicked.connect(self._ask)
         self.busy = QProgressBar()
         self.busy.setRange(0, 0)
@@ -36,8 +36,8 @@ class QuestionBar(QWidget):
         self.busy.hide()
         self.busy_label = QLabel()
         self.busy_label.hide()
-        self.stop_button = QPushButton("停止")
-        self.stop_button.setToolTip("停止模型生成（Esc）：已写出的部分照样核验后显示")
+        self.stop_button = QPushButton(self.tr("停止"))
+        self.stop_button.setToolTip(self.tr("停止模型生成（Esc）：已写出的部分照样核验后显示"))
         self.stop_button.clicked.connect(self.stopRequested)
         self.stop_button.hide()
         lay = QHBoxLayout(self)

@@ -363,17 +363,18 @@ class ReaderTab(QWidget):
         return b
 
     def _build_toolbar(self) -> None:
-        self.prev_button = self._tool("◀ 上一卷", "打开本经的上一卷", self.prev_fascicle)
-        self.next_button = self._tool("下一卷 ▶", "打开本经的下一卷", self.next_fascicle)
+        self.prev_button = self._tool(self.tr("◀ 上一卷"), self.tr("打开本经的上一卷"), self.prev_fascicle)
+        self.next_button = self._tool(self.tr("下一卷 ▶"), self.tr("打开本经的下一卷"), self.next_fascicle)
         self.title = QLabel()
         self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.smaller = self._tool("A−", "缩小阅读字号", lambda: self.change_font_delta(-1))
-        self.larger = self._tool("A＋", "放大阅读字号", lambda: self.change_font_delta(+1))
-        self.r_button = self._tool("新文豐行号", "在页边显示卍續藏对应的新文豐版（R）行号", self.set_show_r, True)
+        self.smaller = self._tool("A−", self.tr("缩小阅读字号"), lambda: self.change_font_delta(-1))
+        self.larger = self._tool("A＋", self.tr("放大阅读字号"), lambda: self.change_font_delta(+1))
+        self.r_button = self._tool(self.tr("新文豐行号"), self.tr("在页边显示卍續藏对应的新文豐版（R）行号"),
+                                   self.set_show_r, True)
         self.r_button.setChecked(self.show_r)
-        self.locator_button = self._tool("页面定位", "显示或隐藏页面定位图", self._toggle_locator, True)
+        self.locator_button = self._tool(self.tr("页面定位"), self.tr("显示或隐藏页面定位图"), self._toggle_locator, True)
         self.locator_button.setChecked(True)
-        self.bookmark_button = self._tool("加书签", "为当前行加书签（可写备注）", self.request_bookmark)
+        self.bookmark_button = self._tool(self.tr("加书签"), self.tr("为当前行加书签（可写备注）"), self.request_bookmark)
         bar = QHBoxLayout()
         bar.addWidget(self.prev_button)
         bar.addWidget(self.title, 1)
@@ -382,15 +383,15 @@ class ReaderTab(QWidget):
             bar.addWidget(w)
         self.toolbar = bar
         self.find_edit = QLineEdit()
-        self.find_edit.setPlaceholderText("在本卷中查找（繁简、异体皆可）")
+        self.find_edit.setPlaceholderText(self.tr("在本卷中查找（繁简、异体皆可）"))
         self.find_edit.setClearButtonEnabled(True)
         self.find_edit.returnPressed.connect(self.find_next)
         self.find_edit.textChanged.connect(lambda _: self.run_find())
-        self.find_prev_button = self._tool("↑", "上一处", self.find_previous)
-        self.find_next_button = self._tool("↓", "下一处", self.find_next)
+        self.find_prev_button = self._tool("↑", self.tr("上一处"), self.find_previous)
+        self.find_next_button = self._tool("↓", self.tr("下一处"), self.find_next)
         self.find_status = QLabel()
         fb = QHBoxLayout()
-        fb.addWidget(QLabel("查找："))
+        fb.addWidget(QLabel(self.tr("查找：")))
         fb.addWidget(self.find_edit, 1)
         fb.addWidget(self.find_prev_button)
         fb.addWidget(self.find_next_button)
@@ -399,10 +400,10 @@ class ReaderTab(QWidget):
 
     def _build_actions(self) -> None:
         self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
-        specs = [("复制此行原文", QKeySequence.StandardKey.Copy, self.copy_line),
-                 ("复制坐标", None, self.copy_coord),
-                 ("复制 CBETA 引用（此行）", None, self.copy_citation),
-                 ("加书签", None, self.request_bookmark)]
+        specs = [(self.tr("复制此行原文"), QKeySequence.StandardKey.Copy, self.copy_line),
+                 (self.tr("复制坐标"), None, self.copy_coord),
+                 (self.tr("复制 CBETA 引用（此行）"), None, self.copy_citation),
+                 (self.tr("加书签"), None, self.request_bookmark)]
         for text, key, slot in specs:
             act = QAction(text, self.view)
             if key is not None:
@@ -410,7 +411,7 @@ class ReaderTab(QWidget):
                 act.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
             act.triggered.connect(slot)
             self.view.addAction(act)
-        find = QAction("查找", self)
+        find = QAction(self.tr("查找"), self)
         find.setShortcut(QKeySequence.StandardKey.Find)
         find.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         find.triggered.connect(lambda: (self.find_edit.setFocus(), self.find_edit.selectAll()))
@@ -444,6 +445,10 @@ class ReaderTab(QWidget):
         self._save_setting("reader_font_delta", self.font_delta)
         self.apply_fonts()
 
+    def retranslate(self) -> None:
+        """After a language switch (the chrome is translated centrally): the locator's tooltip."""
+        self.restyle()
+
     def restyle(self) -> None:
         self.view.viewport().update()
         if self.locator.coord:
@@ -459,7 +464,7 @@ class ReaderTab(QWidget):
         try:
             self.session.userdata.set(key, value)
         except OSError as exc:
-            self.error.emit(f"设置未能保存（{exc}）。")
+            self.error.emit(self.tr("设置未能保存（{exc}）。").format(exc=exc))
 
     def _toggle_locator(self, on: bool) -> None:
         self.locator.setVisible(on)
@@ -487,7 +492,7 @@ class ReaderTab(QWidget):
     def show_target(self, coord: str) -> None:
         row = self.model.row_of.get(coord)
         if row is None:
-            self.message.emit(f"{coord} 不在当前这一卷中")
+            self.message.emit(self.tr("{coord} 不在当前这一卷中").format(coord=coord))
             return
         self.model.set_target(row)
         self._awaiting_paint = True
@@ -533,7 +538,7 @@ class ReaderTab(QWidget):
 
     def tab_title(self) -> str:
         f = self.model.fascicle
-        return f"{self.session.work_title(f.work)} 卷{f.juan}" if f else "阅读"
+        return f"{self.session.work_title(f.work)} 卷{f.juan}" if f else self.tr("阅读")
 
     def _neighbour(self, step: int) -> None:
         f = self.model.fascicle
@@ -630,7 +635,8 @@ class ReaderTab(QWidget):
                 self.hit_list.append(first)
             pos = folded.find(needle, pos + 1)
         self.model.set_hits(hits)
-        self.find_status.setText(f"共 {len(self.hit_list)} 处" if self.hit_list else "本卷没有找到")
+        self.find_status.setText(self.tr("共 {n} 处").format(n=len(self.hit_list)) if self.hit_list
+                                 else self.tr("本卷没有找到"))
         return len(self.hit_list)
 
     def _go_hit(self, step: int) -> None:
@@ -655,19 +661,19 @@ class ReaderTab(QWidget):
         line = self.current_line()
         if line:
             QApplication.clipboard().setText(line.text)
-            self.message.emit(f"已复制 {line.coord} 的原文")
+            self.message.emit(self.tr("已复制 {coord} 的原文").format(coord=line.coord))
 
     def copy_coord(self) -> None:
         line = self.current_line()
         if line:
             QApplication.clipboard().setText(line.coord)
-            self.message.emit(f"已复制坐标 {line.coord}")
+            self.message.emit(self.tr("已复制坐标 {coord}").format(coord=line.coord))
 
     def copy_citation(self) -> None:
         line = self.current_line()
         if line:
             QApplication.clipboard().setText(cbeta_citation(line.text, line.coord, r=line.r))
-            self.message.emit("已复制此行的 CBETA 引用")
+            self.message.emit(self.tr("已复制此行的 CBETA 引用"))
 
     def request_bookmark(self) -> None:
         line = self.current_line()

@@ -7,7 +7,7 @@ Double-click (or Enter) on a row opens the reader at the line with the phrase fo
 """
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel,
                                QLineEdit, QPushButton, QSpinBox, QTableView, QVBoxLayout, QWidget)
@@ -19,7 +19,9 @@ from nanshan_core.corpus.works import LAYER_NAMES
 from .workers import Runner, Task
 
 PAGE = 100
-COLUMNS = ["书名", "卷", "坐标", "左文", "检索词", "右文"]
+COLUMNS = [QT_TRANSLATE_NOOP("SearchTab", "书名"), QT_TRANSLATE_NOOP("SearchTab", "卷"),
+           QT_TRANSLATE_NOOP("SearchTab", "坐标"), QT_TRANSLATE_NOOP("SearchTab", "左文"),
+           QT_TRANSLATE_NOOP("SearchTab", "检索词"), QT_TRANSLATE_NOOP("SearchTab", "右文")]
 
 
 class SearchTab(QWidget):
@@ -38,25 +40,25 @@ class SearchTab(QWidget):
         self._searcher = None
         self.phrase_edit = QLineEdit()
         self.phrase_edit.setObjectName("concordancePhrase")
-        self.phrase_edit.setPlaceholderText("检索原文词句（繁简、异体皆可；几个词以空格分开，须同在一段）")
+        self.phrase_edit.setPlaceholderText(self.tr("检索原文词句（繁简、异体皆可；几个词以空格分开，须同在一段）"))
         self.phrase_edit.setClearButtonEnabled(True)
         self.phrase_edit.returnPressed.connect(self.run)
         self.within = QSpinBox()
         self.within.setRange(0, 500)
-        self.within.setSpecialValueText("不限")
-        self.within.setSuffix(" 字内")
-        self.within.setToolTip("几个词句须在这么多字之内（0 = 同一段内即可）")
+        self.within.setSpecialValueText(self.tr("不限"))
+        self.within.setSuffix(self.tr(" 字内"))
+        self.within.setToolTip(self.tr("几个词句须在这么多字之内（0 = 同一段内即可）"))
         self.layer_box = QComboBox()
-        self.layer_box.addItem("全部各层", None)
+        self.layer_box.addItem(self.tr("全部各层"), None)
         for key in ("vinaya", "daoxuan", "yuanzhao", "other"):
             self.layer_box.addItem(LAYER_NAMES[key], key)
         self.work_box = QComboBox()
-        self.work_box.addItem("全部经典", None)
+        self.work_box.addItem(self.tr("全部经典"), None)
         for wid, info in session.pack.works.items():
             self.work_box.addItem(f"{wid} {info['short']}", wid)
-        go = QPushButton("检索")
+        go = QPushButton(self.tr("检索"))
         go.clicked.connect(self.run)
-        self.export_button = QPushButton("导出 CSV…")
+        self.export_button = QPushButton(self.tr("导出 CSV…"))
         self.export_button.setEnabled(False)
         self.export_button.clicked.connect(self.export_dialog)
         top = QHBoxLayout()
@@ -66,10 +68,10 @@ class SearchTab(QWidget):
         top.addWidget(self.work_box)
         top.addWidget(go)
         top.addWidget(self.export_button)
-        self.counts = QLabel("输入词句后按回车。")
+        self.counts = QLabel(self.tr("输入词句后按回车。"))
         self.counts.setWordWrap(True)
         self.model = QStandardItemModel(0, len(COLUMNS), self)
-        self.model.setHorizontalHeaderLabels(COLUMNS)
+        self.model.setHorizontalHeaderLabels([self.tr(c) for c in COLUMNS])
         self.table = QTableView()
         self.table.setObjectName("concordanceTable")
         self.table.setModel(self.model)
@@ -83,8 +85,8 @@ class SearchTab(QWidget):
             head.setSectionResizeMode(col, mode)
         self.table.doubleClicked.connect(self._open_row)
         self.table.activated.connect(self._open_row)
-        self.prev_button = QPushButton("上一页")
-        self.next_button = QPushButton("下一页")
+        self.prev_button = QPushButton(self.tr("上一页"))
+        self.next_button = QPushButton(self.tr("下一页"))
         self.prev_button.clicked.connect(lambda: self.show_page(self.page - 1))
         self.next_button.clicked.connect(lambda: self.show_page(self.page + 1))
         self.page_label = QLabel()
@@ -117,12 +119,12 @@ class SearchTab(QWidget):
     def run(self) -> bool:
         phrases = self.phrase_edit.text().split()
         if not phrases:
-            self.error.emit("请输入要检索的词句，例如：突吉羅")
+            self.error.emit(self.tr("请输入要检索的词句，例如：突吉羅"))
             return False
         within = self.within.value() or None
         layer = self.layer_box.currentData()
         work = self.work_box.currentData()
-        self.counts.setText("检索中…")
+        self.counts.setText(self.tr("检索中…"))
         self.runner.start(Task(self.searcher.search, phrases, layer, [work] if work else None, within),
                           self._found, lambda msg, exc: self._failed(msg))
         return True
@@ -137,8 +139,12 @@ class SearchTab(QWidget):
         works = "、".join(f"{self.session.pack.works[k]['short']} {v}"
                          for k, v in sorted(result.by_work.items(), key=lambda x: -x[1])[:8])
         more = "……" if len(result.by_work) > 8 else ""
-        self.counts.setText(f"「{'」+「'.join(result.phrases)}」共 {result.count} 处"
-                            + (f"：{layers}。{works}{more}" if result.count else "。"))
+        phrases = f"「{'」+「'.join(result.phrases)}」"
+        if result.count:
+            self.counts.setText(self.tr("{phrases}共 {count} 处：{layers}。{works}{more}").format(
+                phrases=phrases, count=result.count, layers=layers, works=works, more=more))
+        else:
+            self.counts.setText(self.tr("{phrases}共 0 处。").format(phrases=phrases))
         self.export_button.setEnabled(result.count > 0)
         self.show_page(0)
         self.searched.emit(result.count)
@@ -174,14 +180,16 @@ class SearchTab(QWidget):
         try:
             n = self.searcher.export_csv(self.result, path)
         except (OSError, NanshanError) as exc:
-            self.error.emit(f"未能导出（{exc}）。请换一个位置再试。")
+            self.error.emit(self.tr("未能导出（{exc}）。请换一个位置再试。").format(exc=exc))
             return None
-        self.message.emit(f"已导出 {n} 条：{path}")
+        self.message.emit(self.tr("已导出 {n} 条：{path}").format(n=n, path=path))
         return n
 
     def export_dialog(self) -> None:
         if self.result is None:
             return
-        path, _ = QFileDialog.getSaveFileName(self, "导出检索结果", f"检索_{self.result.phrases[0]}.csv", "CSV (*.csv)")
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("导出检索结果"),
+                                              self.tr("检索_{phrase}.csv").format(phrase=self.result.phrases[0]),
+                                              "CSV (*.csv)")
         if path:
             self.export_csv(path)

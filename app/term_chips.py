@@ -13,7 +13,9 @@ from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QLineEdit, QPushButton, QScrollArea,
                                QToolButton, QWidget)
 
-from .citations import SOURCE_LABELS
+from nanshan_core.i18n import localize
+
+from .citations import SOURCE_LABELS, label
 
 
 class Chip(QFrame):
@@ -25,14 +27,14 @@ class Chip(QFrame):
         self.term = text
         self.source = source
         self.label = QLabel(text)
-        self.source_label = QLabel(SOURCE_LABELS.get(source, source))
+        self.source_label = QLabel(label(SOURCE_LABELS, source))
         self.source_label.setObjectName("chipSource")
         self.remove_button = QToolButton()
         self.remove_button.setObjectName("chipRemove")
         self.remove_button.setText("×")
-        self.remove_button.setToolTip(f"去掉「{text}」")
+        self.remove_button.setToolTip(self.tr("去掉{term}").format(term=f"「{text}」"))
         self.remove_button.clicked.connect(lambda: self.removed.emit(self.term))
-        self.setToolTip(f"「{text}」来自{SOURCE_LABELS.get(source, source)}")
+        self.setToolTip(self.tr("{term}来自{source}").format(term=f"「{text}」", source=label(SOURCE_LABELS, source)))
         lay = QHBoxLayout(self)
         lay.setContentsMargins(10, 2, 4, 2)
         lay.setSpacing(4)
@@ -61,19 +63,19 @@ class TermChips(QWidget):
         scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.scroll = scroll
         self.add_edit = QLineEdit()
-        self.add_edit.setPlaceholderText("添加用语（律典原文的写法）")
+        self.add_edit.setPlaceholderText(self.tr("添加用语（律典原文的写法）"))
         self.add_edit.setMaximumWidth(220)
         self.add_edit.returnPressed.connect(self.add_from_edit)
-        self.add_button = QPushButton("添加")
+        self.add_button = QPushButton(self.tr("添加"))
         self.add_button.clicked.connect(self.add_from_edit)
-        self.reask_button = QPushButton("重新检索")
-        self.reask_button.setToolTip("只用上面这些检索用语重新检索")
+        self.reask_button = QPushButton(self.tr("重新检索"))
+        self.reask_button.setToolTip(self.tr("只用上面这些检索用语重新检索"))
         self.reask_button.clicked.connect(self._reask)
         self.category = QLabel()
         self.category.setObjectName("categoryLabel")
         lay = QHBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
-        lay.addWidget(QLabel("检索用语："))
+        lay.addWidget(QLabel(self.tr("检索用语：")))
         lay.addWidget(scroll, 1)
         lay.addWidget(self.add_edit)
         lay.addWidget(self.add_button)
@@ -92,7 +94,7 @@ class TermChips(QWidget):
             source = self.origins.get(t.text, t.source) if t.source == "user" else t.source
             self._add_chip(t.text, source)
         self.fit_height()
-        self.category.setText(f"类别：{selection.category}")
+        self.category.setText(self.tr("类别：{category}").format(category=localize(selection.category)))
         self.set_enabled(selection.refusal is None)
 
     def fit_height(self) -> None:
@@ -147,7 +149,7 @@ class TermChips(QWidget):
         if not text:
             return False
         if text in self.terms():
-            self.message.emit(f"「{text}」已经在检索用语里了")
+            self.message.emit(self.tr("{term}已经在检索用语里了").format(term=f"「{text}」"))
             return False
         self._add_chip(text, self.origins.get(text, "user"))
         self.fit_height()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from PySide6.QtCore import QT_TRANSLATE_NOOP
 from PySide6.QtWidgets import QApplication
 
 from nanshan_core.paths import resource_path
@@ -49,14 +50,15 @@ class Palette:
 
 THEMES = {
     "standard": Palette(
-        name="standard", label="标准", text="#1d1b16", background="#ffffff", muted="#6b665c",
+        name="standard", label=QT_TRANSLATE_NOOP("theme", "标准"), text="#1d1b16", background="#ffffff", muted="#6b665c",
         link="#0b57a4", term_bg="#ffe98a", term_fg="#1d1b16", quote_bg="#dcebff", quote_line="#0b57a4",
         target_bg="#ffd98c", target_bar="#c25400", match_bg="#fff59d", match_fg="#1d1b16",
         current_match_bg="#ffab40", note_fg="#7a5230", rare_fg="#8e24aa", ok="#1b6e2a",
         paragraph="#8a5a00", unverified="#b3261e", card_bg="#fbfaf6", card_border="#d6d0c2",
         focus_border="#0b57a4", clue="#6a1b9a", link_source="#00695c", margin_fg="#8a8577"),
     "high_contrast": Palette(
-        name="high_contrast", label="高对比度", text="#ffffff", background="#000000", muted="#e0e0e0",
+        name="high_contrast", label=QT_TRANSLATE_NOOP("theme", "高对比度"), text="#ffffff", background="#000000",
+        muted="#e0e0e0",
         link="#8fd8ff", term_bg="#ffd600", term_fg="#000000", quote_bg="#0d3b73", quote_line="#ffd600",
         target_bg="#6b4e00", target_bar="#ffd600", match_bg="#ffd600", match_fg="#000000",
         current_match_bg="#ff9100", note_fg="#ffcc80", rare_fg="#ea80fc", ok="#9cff9c",

@@ -18,7 +18,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QByteArray, QCoreApplication, QEvent, Qt, Signal
 from PySide6.QtGui import QAction, QFont, QKeySequence
 from PySide6.QtWidgets import (QApplication, QFileDialog, QLabel, QLineEdit, QMainWindow,
                                QPushButton, QSplitter, QTabWidget, QToolBar, QVBoxLayout, QWidget)
@@ -27,10 +27,11 @@ from nanshan_core.corpus import coords
 from nanshan_core.ask import llm
 from nanshan_core.ask.engine import check_question
 from nanshan_core.errors import NanshanError, QuestionError
+from nanshan_core.i18n import localize
 from nanshan_core.ask.retrieve import LAYERS
 
 from . import answer_html as ah
-from . import handout, welcome
+from . import handout, i18n, welcome
 from .about_dialog import AboutDialog
 from .bookmarks import BookmarksDock
 from .citations import cbeta_citation
@@ -54,16 +55,19 @@ SCALE_STEP = 0.1
 SCALE_MIN, SCALE_MAX = 0.6, 3.0
 MAX_READER_TABS = 8
 CLOSE_WAIT_MS = 3000
-JUMP_PLACEHOLDER = "坐标或引用，如 T40n1805_p0345b14、大正藏 40 345b14"
+JUMP_PLACEHOLDER = QT_TRANSLATE_NOOP("MainWindow", "坐标或引用，如 T40n1805_p0345b14、大正藏 40 345b14")
 
 
 def model_status(model: dict | None) -> str:
     """Who wrote the answer shown, for the status line."""
     if not model:
         return ""
+    tr = QCoreApplication.translate
     if model.get("set_aside"):
-        return " · 模型草稿未采用，程序摘录作答"
-    return " · 模型作答（已缓存），程序重新核验" if model.get("cached") else " · 模型作答，程序核验"
+        return tr("MainWindow", " · 模型草稿未采用，程序摘录作答")
+    if model.get("cached"):
+        return tr("MainWindow", " · 模型作答（已缓存），程序重新核验")
+    return tr("MainWindow", " · 模型作答，程序核验")
 
 
 class MainWindow(QMainWindow):
@@ -79,7 +83,7 @@ class MainWindow(QMainWindow):
         self.session = session
         self.userdata = session.userdata
         self.fonts = fonts
-        self.setWindowTitle("南山问律")
+        self.setWindowTitle(self.tr("南山问律"))
         self.runner = Runner(1, self)          # engine work, in order
         self.export_runner = Runner(1, self)   # PDF printing
         self.prefetch_runner = Runner(1, self)  # reading ahead the fascicles an answer cites
@@ -120,13 +124,13 @@ class MainWindow(QMainWindow):
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
         self.tabs.setTabsClosable(True)
-        self.tabs.addTab(self.ask_page, "问答")
+        self.tabs.addTab(self.ask_page, self.tr("问答"))
         self.tabs.tabBar().setTabButton(0, self.tabs.tabBar().ButtonPosition.RightSide, None)
         self.search_tab = SearchTab(self.session, self.runner)
         self.search_tab.openRequested.connect(self.open_coord_finding)
         self.search_tab.error.connect(lambda text: self.messages.error(text, tag="search"))
         self.search_tab.message.connect(self.notify)
-        self.tabs.addTab(self.search_tab, "检索")
+        self.tabs.addTab(self.search_tab, self.tr("检索"))
         self.tabs.tabBar().setTabButton(1, self.tabs.tabBar().ButtonPosition.RightSide, None)
         self.tabs.tabCloseRequested.connect(self._close_tab)
         central = QWidget()
@@ -139,7 +143,7 @@ class MainWindow(QMainWindow):
         self.bookmarks = BookmarksDock(self.userdata, self)
         self.bookmarks.openRequested.connect(self.open_coord)
         self.bookmarks.error.connect(self.messages.error)
-        self.bookmarks.saved.connect(lambda path: self.notify(f"书签与历史已另存：{path}"))
+        self.bookmarks.saved.connect(lambda path: self.notify(self.tr("书签与历史已另存：{path}").format(path=path)))
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.bookmarks)
         self.bookmarks.hide()
         self.library = LibraryDock(self.session.pack, self)
@@ -192,17 +196,17 @@ class MainWindow(QMainWindow):
 
     def _build_toolbar(self) -> None:
         self.jump_edit = QLineEdit()
-        self.jump_edit.setPlaceholderText(JUMP_PLACEHOLDER)
+        self.jump_edit.setPlaceholderText(self.tr(JUMP_PLACEHOLDER))
         self.jump_edit.setClearButtonEnabled(True)
         self.jump_edit.setMinimumWidth(300)
         self.jump_edit.setMaximumWidth(460)
         self.jump_edit.returnPressed.connect(self.jump)
-        jump_button = QPushButton("跳转")
+        jump_button = QPushButton(self.tr("跳转"))
         jump_button.clicked.connect(self.jump)
-        self.toolbar = QToolBar("工具栏")
+        self.toolbar = QToolBar(self.tr("工具栏"))
         self.toolbar.setObjectName("mainToolbar")
         self.toolbar.setMovable(False)
-        self.toolbar.addWidget(QLabel(" 跳到："))
+        self.toolbar.addWidget(QLabel(self.tr(" 跳到：")))
         self.toolbar.addWidget(self.jump_edit)
         self.toolbar.addWidget(jump_button)
         self.toolbar.addSeparator()
@@ -226,47 +230,51 @@ class MainWindow(QMainWindow):
         return act
 
     def _build_actions(self) -> None:
-        self.act_export_html = self._action("导出讲义（HTML）…", self.export_html_dialog, tip="把当前答案连同全部引文与坐标存为网页")
-        self.act_export_pdf = self._action("导出讲义（PDF）…", self.export_pdf_dialog, tip="把当前答案连同全部引文与坐标存为 PDF")
-        self.act_export_feedback = self._action("导出反馈…", lambda: self.feedback.export_dialog(),
-                                                tip="把在引文与卡片上记下的反馈存为 JSONL，可交给老师或维护者")
-        self.act_quit = self._action("退出", self.close, [QKeySequence.StandardKey.Quit])
-        self.act_zoom_in = self._action("放大字号", self.zoom_in, ["Ctrl+=", "Ctrl++", QKeySequence.StandardKey.ZoomIn])
-        self.act_zoom_out = self._action("缩小字号", self.zoom_out, ["Ctrl+-", QKeySequence.StandardKey.ZoomOut])
-        self.act_zoom_reset = self._action("复原字号", self.zoom_reset, ["Ctrl+0"])
-        self.act_present = self._action("演示模式", self.set_presentation, ["F11"], checkable=True,
-                                        tip="全屏、大字、高对比度，三层并排；Esc 退出")
+        self.act_export_html = self._action(self.tr("导出讲义（HTML）…"), self.export_html_dialog,
+                                            tip=self.tr("把当前答案连同全部引文与坐标存为网页"))
+        self.act_export_pdf = self._action(self.tr("导出讲义（PDF）…"), self.export_pdf_dialog,
+                                           tip=self.tr("把当前答案连同全部引文与坐标存为 PDF"))
+        self.act_export_feedback = self._action(self.tr("导出反馈…"), lambda: self.feedback.export_dialog(),
+                                                tip=self.tr("把在引文与卡片上记下的反馈存为 JSONL，可交给老师或维护者"))
+        self.act_quit = self._action(self.tr("退出"), self.close, [QKeySequence.StandardKey.Quit])
+        self.act_zoom_in = self._action(self.tr("放大字号"), self.zoom_in,
+                                        ["Ctrl+=", "Ctrl++", QKeySequence.StandardKey.ZoomIn])
+        self.act_zoom_out = self._action(self.tr("缩小字号"), self.zoom_out, ["Ctrl+-", QKeySequence.StandardKey.ZoomOut])
+        self.act_zoom_reset = self._action(self.tr("复原字号"), self.zoom_reset, ["Ctrl+0"])
+        self.act_present = self._action(self.tr("演示模式"), self.set_presentation, ["F11"], checkable=True,
+                                        tip=self.tr("全屏、大字、高对比度，三层并排；Esc 退出"))
         # one Esc for both: two actions on one key would be "ambiguous" and neither would fire
-        self.act_leave = self._action("停止生成／退出演示模式", self._escape, ["Esc"])
+        self.act_leave = self._action(self.tr("停止生成／退出演示模式"), self._escape, ["Esc"])
         self.act_leave.setEnabled(False)
-        self.act_contrast = self._action("高对比度", self._contrast_toggled, checkable=True)
+        self.act_contrast = self._action(self.tr("高对比度"), self._contrast_toggled, checkable=True)
         self.act_contrast.setChecked(self.theme == "high_contrast")
         self.act_bookmarks = self.bookmarks.toggleViewAction()
-        self.act_bookmarks.setText("书签")
+        self.act_bookmarks.setText(self.tr("书签"))
         self.act_bookmarks.setShortcut(QKeySequence("Ctrl+B"))
         self.addAction(self.act_bookmarks)
-        self.act_jump = self._action("跳到坐标", self._focus_jump, ["Ctrl+G"])
+        self.act_jump = self._action(self.tr("跳到坐标"), self._focus_jump, ["Ctrl+G"])
         self.act_library = self.library.toggleViewAction()
-        self.act_library.setText("书库")
+        self.act_library.setText(self.tr("书库"))
         self.addAction(self.act_library)
-        self.act_library_filter = self._action("筛选书库", self.library.focus_filter, ["Ctrl+L"])
-        self.act_search = self._action("原文检索", self.focus_search, ["Ctrl+Shift+F"])
-        self.act_about = self._action("关于南山问律", self.about)
-        self.act_doctor = self._action("检查环境…", self.check_environment,
-                                       tip="检查语料包、字体、模型运行库与用户数据，并说明如何处理")
+        self.act_library_filter = self._action(self.tr("筛选书库"), self.library.focus_filter, ["Ctrl+L"])
+        self.act_search = self._action(self.tr("原文检索"), self.focus_search, ["Ctrl+Shift+F"])
+        self.act_about = self._action(self.tr("关于南山问律"), self.about)
+        self.act_doctor = self._action(self.tr("检查环境…"), self.check_environment,
+                                       tip=self.tr("检查语料包、字体、模型运行库与用户数据，并说明如何处理"))
         for act in (self.act_export_html, self.act_export_pdf):
             act.setEnabled(False)
-        m = self.menuBar().addMenu("文件")
+        m = self.menuBar().addMenu(self.tr("文件"))
         m.addActions([self.act_export_html, self.act_export_pdf, self.act_export_feedback])
         m.addSeparator()
         m.addAction(self.act_quit)
-        v = self.menuBar().addMenu("视图")
+        v = self.menuBar().addMenu(self.tr("视图"))
         v.addActions([self.act_zoom_in, self.act_zoom_out, self.act_zoom_reset])
         v.addSeparator()
         v.addActions([self.act_present, self.act_contrast, self.act_bookmarks, self.act_library,
                       self.act_library_filter, self.act_search, self.act_jump])
+        i18n.add_language_menu(self, v)
         self.menuBar().addMenu(self.model_menu)
-        help_menu = self.menuBar().addMenu("帮助")
+        help_menu = self.menuBar().addMenu(self.tr("帮助"))
         help_menu.addAction(self.act_doctor)
         help_menu.addAction(self.act_about)
         self.toolbar.addAction(self.act_bookmarks)
@@ -308,12 +316,12 @@ class MainWindow(QMainWindow):
             fn(*args)
             return True
         except OSError as exc:
-            self.messages.error(f"无法保存用户数据（{exc}）。已输入的内容仍在窗口中；可在书签栏点「另存…」"
-                                "存到其他位置，或检查磁盘后再试。")
+            self.messages.error(self.tr("无法保存用户数据（{exc}）。已输入的内容仍在窗口中；可在书签栏点「另存…」"
+                                        "存到其他位置，或检查磁盘后再试。").format(exc=exc))
             return False
 
     def _warm_up(self) -> None:
-        self.question_bar.set_busy(True, "正在校验语料包…")
+        self.question_bar.set_busy(True, self.tr("正在校验语料包…"))
         self.runner.start(Task(self.session.warm_up), self._warmed, self._warm_failed)
 
     def _warmed(self, ms: float) -> None:
@@ -345,10 +353,10 @@ class MainWindow(QMainWindow):
             self.messages.error(self.pack_error, tag="pack")
             return False
         if self._asking:
-            self.notify("上一个问题还在检索中，请稍候。")
+            self.notify(self.tr("上一个问题还在检索中，请稍候。"))
             return False
         if terms is not None and not [t for t in terms if t.strip()]:
-            self.messages.error("请至少保留一个检索用语，或直接重新提问让程序选词。", tag="ask")
+            self.messages.error(self.tr("请至少保留一个检索用语，或直接重新提问让程序选词。"), tag="ask")
             return False
         if question is not None:
             self.question_bar.set_text(q)
@@ -364,8 +372,8 @@ class MainWindow(QMainWindow):
             self._start_generation(rid, q, terms, model, topics, regenerate)
             return True
         if self.model_ctl.loading_path:
-            self.notify("模型还在加载：这一问由程序摘录原文作答。")
-        self.question_bar.set_busy(True, "正在检索…")
+            self.notify(self.tr("模型还在加载：这一问由程序摘录原文作答。"))
+        self.question_bar.set_busy(True, self.tr("正在检索…"))
         self.runner.start(Task(self.session.engine.ask, q, terms, None, topics),
                           lambda r: self._answered(rid, r, fresh),
                           lambda msg, exc: self._ask_failed(rid, msg))
@@ -381,16 +389,16 @@ class MainWindow(QMainWindow):
         self.model_ctl.changed.emit()
         self._cancel = threading.Event()
         self._stream = []
-        status = "模型选词、检索、阅读材料…" if terms is None else "检索、模型阅读材料…"
+        status = self.tr("模型选词、检索、阅读材料…") if terms is None else self.tr("检索、模型阅读材料…")
         self.question_bar.set_busy(True, status, stoppable=True)
         self.answer_view.begin_provisional(ah.provisional_html("", self.pal()))
         for pane in self.panes.values():
-            pane.clear("模型写完、程序核验之后，这里显示材料与引文。")
+            pane.clear(self.tr("模型写完、程序核验之后，这里显示材料与引文。"))
         if terms is None:            # the last question's terms would pass for this one's
             self.chips.reset()
         else:
             self.chips.set_enabled(False)
-        self.status_label.setText("模型作答中…")
+        self.status_label.setText(self.tr("模型作答中…"))
         for act in (self.act_export_html, self.act_export_pdf):
             act.setEnabled(False)
         self._update_escape()
@@ -406,7 +414,7 @@ class MainWindow(QMainWindow):
         if rid != self._request or not self._generating:
             return
         if not self._stream:
-            self.question_bar.set_status("模型生成中…（Esc 停止）")
+            self.question_bar.set_status(self.tr("模型生成中…（Esc 停止）"))
         self._stream.append(text)
         self.answer_view.append_provisional(text, self.pal().muted)
         self.tokenShown.emit(text)
@@ -417,7 +425,7 @@ class MainWindow(QMainWindow):
             return False
         self._cancel.set()
         self.question_bar.stop_button.setEnabled(False)
-        self.question_bar.set_status("正在停止…")
+        self.question_bar.set_status(self.tr("正在停止…"))
         return True
 
     @property
@@ -446,11 +454,12 @@ class MainWindow(QMainWindow):
         self.act_leave.setEnabled(self.presenting or self._generating)
 
     def _model_loading(self, path: str) -> None:
-        self.notify(f"正在加载模型 {Path(path).name}…")
+        self.notify(self.tr("正在加载模型 {name}…").format(name=Path(path).name))
 
     def _model_loaded(self, info) -> None:
         self.messages.clear("model")
-        self.notify(f"模型已加载：{info.describe()}（用时 {info.load_s:.1f} 秒）")
+        self.notify(self.tr("模型已加载：{model}（用时 {seconds} 秒）").format(model=localize(info.describe()),
+                                                                         seconds=f"{info.load_s:.1f}"))
 
     def _model_notes(self, result) -> None:
         """Why a model's answer is shorter or different than asked for, in the message line."""
@@ -459,7 +468,7 @@ class MainWindow(QMainWindow):
         bits = list(result.notes)
         rejected = list(dict.fromkeys(t for t in result.model.get("rejected_terms") or [] if t.strip()))
         if rejected:
-            bits.append("模型提议的" + "、".join(f"「{t}」" for t in rejected) + "在语料中没有出现，已舍弃。")
+            bits.append(self.tr("模型提议的{terms}在语料中没有出现，已舍弃。").format(terms="、".join(f"「{t}」" for t in rejected)))
         if bits:
             self.messages.info(" ".join(bits), tag="ask")
 
@@ -512,15 +521,15 @@ class MainWindow(QMainWindow):
         if refused:
             self.answer_view.setHtml(ah.refusal_html(result, self.pal()))
             for pane in self.panes.values():
-                pane.clear("此问不作回答。")
-            self.status_label.setText("类别：超范围 · 拒答")
+                pane.clear(self.tr("此问不作回答。"))
+            self.status_label.setText(self.tr("类别：超范围 · 拒答"))
         else:
             self._render_result()
             self._prefetch(result)
             t = result.timing_ms
-            model = model_status(result.model)
-            self.status_label.setText(f"类别：{result.selection.category} · {len(result.materials)} 条材料 · "
-                                      f"用时 {sum(t.values()):.0f} ms{model}")
+            self.status_label.setText(self.tr("类别：{category} · {n} 条材料 · 用时 {ms} ms{model}").format(
+                category=localize(result.selection.category), n=len(result.materials), ms=f"{sum(t.values()):.0f}",
+                model=model_status(result.model)))
         self.resultShown.emit(result)
 
     def _prefetch(self, result) -> None:
@@ -568,7 +577,7 @@ class MainWindow(QMainWindow):
             if pane.has_material(n):
                 pane.focus_material(n, self.pal())
                 return True
-        self.notify(f"没有材料{n}")
+        self.notify(self.tr("没有材料{n}").format(n=n))
         return False
 
     def copy_citation(self, c) -> str:
@@ -580,7 +589,7 @@ class MainWindow(QMainWindow):
                 r = None
         text = cbeta_citation(c.quote, c.coord, c.level, r)
         QApplication.clipboard().setText(text)
-        self.notify(f"已复制：{text[:60]}{'…' if len(text) > 60 else ''}")
+        self.notify(self.tr("已复制：{text}").format(text=f"{text[:60]}{'…' if len(text) > 60 else ''}"))
         return text
 
     # == the reader ===========================================================================
@@ -603,7 +612,7 @@ class MainWindow(QMainWindow):
         reader.targetPainted.connect(self.linePainted)
         reader.titleChanged.connect(lambda title, r=reader: self._retitle(r, title))
         reader.lineShown.connect(self.library.locate)
-        self.tabs.addTab(reader, "阅读")
+        self.tabs.addTab(reader, self.tr("阅读"))
         # give the new tab its final size before ten thousand rows are measured against it
         reader.setGeometry(self.tabs.currentWidget().geometry())
         self.tabs.setCurrentWidget(reader)
@@ -665,10 +674,10 @@ class MainWindow(QMainWindow):
         try:
             self.bookmarks.add(coord, text)
         except OSError as exc:
-            self.messages.error(f"无法保存书签（{exc}）。书签仍在书签栏中；可点「另存…」存到其他位置，"
-                                "或检查磁盘后再试。")
+            self.messages.error(self.tr("无法保存书签（{exc}）。书签仍在书签栏中；可点「另存…」存到其他位置，"
+                                        "或检查磁盘后再试。").format(exc=exc))
             return
-        self.notify(f"已加书签 {coord}，可在书签栏写备注")
+        self.notify(self.tr("已加书签 {coord}，可在书签栏写备注").format(coord=coord))
 
     # == fonts, theme, presentation ===========================================================
     def content_point_size(self) -> float:
@@ -695,7 +704,7 @@ class MainWindow(QMainWindow):
         self.font_scale = round(min(SCALE_MAX, max(SCALE_MIN, scale)), 2)
         self._save(self.userdata.set, "font_scale", self.font_scale)
         self.apply_fonts()
-        self.notify(f"字号 {round(self.font_scale * 100)}%")
+        self.notify(self.tr("字号 {percent}%").format(percent=round(self.font_scale * 100)))
 
     def zoom_in(self) -> None:
         self.set_font_scale(self.font_scale + SCALE_STEP)
@@ -757,10 +766,10 @@ class MainWindow(QMainWindow):
     # == export ===============================================================================
     def _exportable(self) -> bool:
         if self._generating:
-            self.messages.error("模型还在写答案：写完并经程序核验后才能导出。")
+            self.messages.error(self.tr("模型还在写答案：写完并经程序核验后才能导出。"))
             return False
         if self.result is None or self.result.refused:
-            self.messages.error("没有可导出的答案：请先提问（拒答的问题不能导出）。")
+            self.messages.error(self.tr("没有可导出的答案：请先提问（拒答的问题不能导出）。"))
             return False
         return True
 
@@ -770,9 +779,9 @@ class MainWindow(QMainWindow):
         try:
             out = handout.export_html(self.result, self.session, path)
         except OSError as exc:
-            self.messages.error(f"无法写入 {path}（{exc}）")
+            self.messages.error(self.tr("无法写入 {path}（{exc}）").format(path=path, exc=exc))
             return None
-        self.notify(f"讲义已导出：{out}")
+        self.notify(self.tr("讲义已导出：{path}").format(path=out))
         self.exported.emit(str(out))
         return out
 
@@ -780,26 +789,27 @@ class MainWindow(QMainWindow):
         """Print the handout in the export worker; ``exported`` fires when the file is complete."""
         if not self._exportable():
             return False
-        self.notify("正在生成 PDF…")
+        self.notify(self.tr("正在生成 PDF…"))
         task = Task(handout.export_pdf, self.result, self.session, str(path), self.fonts)
         self.export_runner.start(task, lambda out: self._pdf_done(str(out)),
-                                 lambda msg, exc: self.messages.error(f"PDF 导出失败：{msg}"))
+                                 lambda msg, exc: self.messages.error(self.tr("PDF 导出失败：{msg}").format(msg=msg)))
         return True
 
     def _pdf_done(self, path: str) -> None:
-        self.notify(f"讲义已导出：{path}")
+        self.notify(self.tr("讲义已导出：{path}").format(path=path))
         self.exported.emit(path)
 
     def _export_name(self, suffix: str) -> str:
-        q = (self.result.question if self.result else "答案")[:20]
-        safe = "".join(ch for ch in q if ch.isalnum()) or "答案"
+        q = (self.result.question if self.result else self.tr("答案"))[:20]
+        safe = "".join(ch for ch in q if ch.isalnum()) or self.tr("答案")
         folder = self.userdata.get("export_dir", "") or str(Path.home())
-        return str(Path(folder) / f"南山问律讲义-{safe}{suffix}")
+        return str(Path(folder) / self.tr("南山问律讲义-{name}").format(name=safe + suffix))
 
     def export_html_dialog(self) -> None:
         if not self._exportable():
             return
-        path, _ = QFileDialog.getSaveFileName(self, "导出讲义（HTML）", self._export_name(".html"), "网页 (*.html)")
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("导出讲义（HTML）"), self._export_name(".html"),
+                                              self.tr("网页 (*.html)"))
         if path:
             self._save(self.userdata.set, "export_dir", str(Path(path).parent))
             self.export_html(path)
@@ -807,7 +817,7 @@ class MainWindow(QMainWindow):
     def export_pdf_dialog(self) -> None:
         if not self._exportable():
             return
-        path, _ = QFileDialog.getSaveFileName(self, "导出讲义（PDF）", self._export_name(".pdf"), "PDF (*.pdf)")
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("导出讲义（PDF）"), self._export_name(".pdf"), "PDF (*.pdf)")
         if path:
             self._save(self.userdata.set, "export_dir", str(Path(path).parent))
             self.export_pdf(path)
@@ -823,6 +833,11 @@ class MainWindow(QMainWindow):
         dialog = AboutDialog(self.session.pack.manifest, str(self.session.pack.path), self.pal(), self)
         dialog.open()
         return dialog
+
+    def changeEvent(self, event):
+        if event.type() == QEvent.Type.LanguageChange:
+            i18n.rerender_window(self)
+        super().changeEvent(event)
 
     def closeEvent(self, event):
         if self.presenting:

@@ -11,7 +11,7 @@ import sys
 import traceback
 from typing import Callable
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtCore import QCoreApplication, QObject, QRunnable, QThreadPool, Signal
 
 from nanshan_core.errors import NanshanError
 
@@ -46,7 +46,8 @@ class Task(QRunnable):
             self._emit(self.signals.failed, str(exc), exc)
         except Exception as exc:  # a bug: keep the window alive, tell the developer
             traceback.print_exc(file=sys.stderr)
-            self._emit(self.signals.failed, f"内部错误（{type(exc).__name__}：{exc}）。请把这条信息告诉开发者。", exc)
+            message = QCoreApplication.translate("Task", "内部错误（{kind}：{exc}）。请把这条信息告诉开发者。")
+            self._emit(self.signals.failed, message.format(kind=type(exc).__name__, exc=exc), exc)
         else:
             self._emit(self.signals.done, result)
 

@@ -22,6 +22,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "build_scripts"))
 
 from nanshan_core.corpus.build import build_pack, pack_is_current  # noqa: E402
 from nanshan_core.cli import ProgressPrinter  # noqa: E402
@@ -75,6 +76,10 @@ def ensure_pack(pack: Path, cbeta: str | None) -> Path:
 
 
 def freeze(dist: Path, pack: Path, work: Path) -> Path:
+    from translations import QM, release
+    release()                    # the 繁體 .qm goes into the bundle with resources/
+    if not QM.exists():
+        raise SystemExit(f"界面翻译未能生成：{QM}")
     env = {**os.environ, "NANSHAN_ROOT": str(ROOT), "NANSHAN_FREEZE_PACK": str(pack),
            "NANSHAN_FREEZE_FONTS": os.pathsep.join(find_fonts()), "NANSHAN_BUNDLE_NAME": NAME}
     cmd = [sys.executable, "-m", "PyInstaller", "--noconfirm", "--log-level", "WARN",

@@ -42,4 +42,7 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
     || { echo "依赖安装失败" >&2; exit 1; }
   echo "$want" > "$stamp"
 fi
+# The 繁體 interface: compile the committed .ts to the .qm the app loads (a build product).
+"$PY" "$ROOT/build_scripts/translations.py" --release >/dev/null \
+  || { echo "界面翻译编译失败（build_scripts/translations.py --release）" >&2; exit 1; }
 export PY

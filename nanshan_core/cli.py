@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from .errors import NanshanError, PackError, QuestionError
+from .i18n import localize as L
 from .text import terminal_safe
 
 EXIT_ERROR = 2
@@ -72,7 +73,7 @@ class ProgressPrinter:
 
     def __call__(self, stage: str, done: int, total: int, message: str) -> None:
         pct = int(100 * done / total) if total else 100
-        name = self.STAGES.get(stage, stage)
+        name = L(self.STAGES.get(stage, stage))
         if self.tty:
             bar = "#" * (pct // 4) + "-" * (25 - pct // 4)
             self.stream.write(f"\r{name:8} [{bar}] {pct:3d}%  {message[:40]:40}")
@@ -100,18 +101,18 @@ def cmd_build_corpus(args) -> int:
     if args.if_stale:
         from .corpus.build import pack_is_current
         if pack_is_current(out, works):
-            print(f"语料包已是最新：{out}")
+            print(L(f"语料包已是最新：{out}"))
             return 0
     t0 = time.perf_counter()
     manifest = build_pack(cbeta, out, works, progress=ProgressPrinter())
     t = manifest["totals"]
     mb = manifest["build"]["bytes"] / 1e6
-    print(f"语料包已生成：{out}")
-    print(f"  {t['works']} 部 · {t['fascicles']} 卷 · {t['paragraphs']} 段 · {t['lines']} 行 · "
-          f"{t['cjk_chars']} 字（全部字符 {t['chars']}）· {t['passages']} 检索段")
+    print(L(f"语料包已生成：{out}"))
+    print(L(f"  {t['works']} 部 · {t['fascicles']} 卷 · {t['paragraphs']} 段 · {t['lines']} 行 · "
+            f"{t['cjk_chars']} 字（全部字符 {t['chars']}）· {t['passages']} 检索段"))
     tm = manifest["build"]["timings"]
-    print(f"  用时 {time.perf_counter() - t0:.1f} 秒（解析 {tm['parse_s']} · 写表 {tm['store_s']} · "
-          f"索引 {tm['index_s']}），占用 {mb:.1f} MB")
+    print(L(f"  用时 {time.perf_counter() - t0:.1f} 秒（解析 {tm['parse_s']} · 写表 {tm['store_s']} · "
+            f"索引 {tm['index_s']}），占用 {mb:.1f} MB"))
     return 0
 
 
@@ -129,14 +130,14 @@ def cmd_search(args) -> int:
     rows = searcher.rows(res, (args.page - 1) * size, size)
     if args.csv:
         n = searcher.export_csv(res, args.csv)
-        print(f"已写入 {n} 条：{args.csv}", file=sys.stderr)
+        print(L(f"已写入 {n} 条：{args.csv}"), file=sys.stderr)
     if args.json:
         print(json.dumps({"phrases": res.phrases, "count": res.count, "by_layer": res.by_layer,
                           "by_work": res.by_work, "page": args.page, "pages": pages,
                           "rows": [r.to_json() for r in rows]}, ensure_ascii=False, indent=1))
         return 0
     layers = "、".join(f"{LAYER_NAMES.get(k, k)} {v}" for k, v in sorted(res.by_layer.items(), key=lambda x: -x[1]))
-    print(f"「{'」+「'.join(res.phrases)}」共 {res.count} 处（{layers or '无'}）；第 {args.page}/{pages} 页")
+    print(f"「{'」+「'.join(res.phrases)}」" + L(f"共 {res.count} 处（{layers or '无'}）；第 {args.page}/{pages} 页"))
     for r in rows:
         print(f"{r.coord}  {r.title}卷{r.juan}  {r.left}【{r.match}】{r.right}")
     return 0
@@ -157,7 +158,7 @@ def cmd_topics(args) -> int:
         if args.json:
             print(json.dumps(data, ensure_ascii=False, indent=1))
         else:
-            print(f"把握：{m.confidence}；分句：{' | '.join(data['parts'])}")
+            print(L("把握：") + f"{m.confidence}" + L("；分句：") + " | ".join(data["parts"]))
             for x in m.ranked[:8]:
                 lead = "★" if any(x.topic.id == y.topic.id for y in m.main) else " "
                 print(f"{lead} {x.topic.label()}  {x.topic.id}  {x.score:.1f}  {'、'.join(x.evidence)}")
@@ -171,11 +172,11 @@ def cmd_topics(args) -> int:
                               "text": t.text, "anchors": [a.__dict__ for a in sk.anchors(t)]},
                              ensure_ascii=False, indent=1))
             return 0
-        print(f"{t.label()}  [{t.id}]  名：{'、'.join(t.names)}")
+        print(f"{t.label()}  [{t.id}]  " + L("名：") + "、".join(t.names))
         if t.text:
-            print(f"戒本：{t.text}")
+            print(L("戒本：") + t.text)
         if t.phrasings:
-            print(f"白话：{'、'.join(t.phrasings)}")
+            print(L("白话：") + "、".join(t.phrasings))
         for a in sk.anchors(t):
             line = eng.pack.line_by_id(a.line)
             print(f"  {a.layer:<8} {a.work} {a.role:<9} {line.coord}  {line.text[:30]}")
@@ -202,53 +203,55 @@ def format_result(res) -> str:
     """The readable form of an answer: question, terms, the answer with coordinates, the materials."""
     from .corpus.works import LAYER_NAMES
     d = res.to_json()
-    out = [f"问题：{d['question']}", f"类别：{d['category']}"]
+    # L() turns our own labels into the language LANG asks for; what the corpus says (quotations,
+    # titles, material text, topic names, terms) and the reader's question are printed as they are
+    out = [L("问题：") + d["question"], L("类别：") + L(d["category"])]
     if d["refused"]:
-        out.append(d["refusal"])
+        out.append(L(d["refusal"]))
         if d["scope"].get("suggestion"):
-            out.append(f"可以这样问：{d['scope']['suggestion']}")
+            out.append(L("可以这样问：") + L(d["scope"]["suggestion"]))
         return "\n".join(out)
     if d["topics"]:
-        how = "依义推及的主题" if d["scope"]["outcome"] == "silent" else "主题"
-        out.append(f"{how}：" + "、".join(t["label"] for t in d["topics"]) + f"（把握 {d['confidence']:.2f}）")
+        how = L("依义推及的主题") if d["scope"]["outcome"] == "silent" else L("主题")
+        out.append(f"{how}：" + "、".join(t["label"] for t in d["topics"]) + L(f"（把握 {d['confidence']:.2f}）"))
     if d["suggestions"]:
-        out.append("未能确定问的是哪一条。您是否想问：" + "；".join(f"{t['label']}（{t['id']}）" for t in d["suggestions"]))
+        out.append(L("未能确定问的是哪一条。您是否想问：") + "；".join(f"{t['label']}（{t['id']}）" for t in d["suggestions"]))
     src = {"glossary": "词表", "question": "问句", "offence": "罪名", "model": "模型", "user": "自定", "topic": "主题"}
-    out.append("检索用语：" + ("、".join(f"{t['text']}（{src.get(t['source'], t['source'])}）"
-                                    for t in d["term_sources"]) or "（无）"))
+    out.append(L("检索用语：") + ("、".join(f"{t['text']}（{L(src.get(t['source'], t['source']))}）"
+                                       for t in d["term_sources"]) or L("（无）")))
     if res.selection.dropped:
-        out.append("过于常见而未用：" + "、".join(res.selection.dropped))
+        out.append(L("过于常见而未用：") + "、".join(res.selection.dropped))
     if d["clue_topics"]:
-        out.append("线索：" + "、".join(d["clue_topics"]))
+        out.append(L("线索：") + "、".join(d["clue_topics"]))
     out.append("")
     coords = {}
     for c in res.answer.citations:
         coords[(c.material, c.quote)] = c
     for line in d["answer"]["text"].splitlines():
-        out.append(line)
+        out.append(line if res.model else L(line))       # a model's words are its own
     out.append("")
-    out.append("引文核验：")
+    out.append(L("引文核验："))
     for c in res.answer.citations:
-        where = c.coord or "无坐标"
-        level = {"line": "行级", "paragraph": "段级", "unverified": "此处出处未通过核验"}[c.level]
-        fix = f"（材料号已由 {c.corrected_from} 更正）" if c.corrected_from else ""
+        where = c.coord or L("无坐标")
+        level = L({"line": "行级", "paragraph": "段级", "unverified": "此处出处未通过核验"}[c.level])
+        fix = L(f"（材料号已由 {c.corrected_from} 更正）") if c.corrected_from else ""
         out.append(f"  材料{c.material} {where} [{level}]{fix} 「{c.quote[:30]}{'…' if len(c.quote) > 30 else ''}」")
     out.append("")
-    out.append("材料：")
+    out.append(L("材料："))
     for m in res.materials:
-        mark = {"clue": "线索", "link": "注释对应", "search": "检索", "topic": "主题"}[m.source]
+        mark = L({"clue": "线索", "link": "注释对应", "search": "检索", "topic": "主题"}[m.source])
         out.append(f"[{m.n}] {LAYER_NAMES[m.layer]}·《{m.title}》卷{m.juan} {m.start_coord}（{mark}）")
         out.append("    " + m.text)
     if d.get("notes"):
-        out.extend(d["notes"])
+        out.extend(L(n) for n in d["notes"])
     model = d.get("model") or {}
     if model.get("cached"):
-        out.append(f"模型回答{model['cached']['label']}，引文已重新核验；加 --regenerate 让模型重新生成。")
+        out.append(L(f"模型回答{model['cached']['label']}，引文已重新核验；加 --regenerate 让模型重新生成。"))
     if model.get("set_aside"):
-        out.append("模型草稿（未采用，未经核验，不能引用）：")
-        out.extend("    " + line for line in model.get("draft", "").splitlines())
+        out.append(L("模型草稿（未采用，未经核验，不能引用）："))
+        out.extend("    " + line for line in model.get("draft", "").splitlines())   # the model's words, as written
     t = d["timing_ms"]
-    out.append("用时：" + " · ".join(f"{k} {v:.0f} ms" for k, v in t.items()))
+    out.append(L("用时：") + " · ".join(f"{k} {v:.0f} ms" for k, v in t.items()))
     return "\n".join(out)
 
 
@@ -258,7 +261,7 @@ def cmd_doctor(args) -> int:
     if args.json:
         print(json.dumps([f.to_json() for f in findings], ensure_ascii=False, indent=1))
     else:
-        print(format_findings(findings))
+        print(L(format_findings(findings)))
     return 1 if any(f.status == FAIL for f in findings) else 0
 
 
@@ -452,16 +455,30 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout, sys.stderr = saved
 
 
+def localize_help(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """--help in the language LANG asks for (the strings above are written in 简体)."""
+    parser.description = L(parser.description) if parser.description else parser.description
+    for action in parser._actions:
+        if action.help and action.help != argparse.SUPPRESS:
+            action.help = L(action.help)
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action._choices_actions:
+                sub.help = L(sub.help) if sub.help else sub.help
+            for sub in dict.fromkeys(action.choices.values()):
+                localize_help(sub)
+    return parser
+
+
 def _main(argv: list[str] | None) -> int:
-    parser = build_parser()
+    parser = localize_help(build_parser())
     args = parser.parse_args(argv)
     try:
         return args.func(args)
     except NanshanError as exc:
-        print(f"错误：{exc}", file=sys.stderr)
+        print(L(f"错误：{exc}"), file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
-        print("已中断", file=sys.stderr)
+        print(L("已中断"), file=sys.stderr)
         return 130
     except BrokenPipeError:          # output piped into head/less and closed early
         sys.stderr.close()

@@ -41,6 +41,7 @@ def test_bundle_contents(bundle, full_pack):
     fonts = sorted(p.name for p in (internal / "resources" / "fonts").iterdir())
     assert any(f.endswith(".ttc") for f in fonts) and "LICENSE-NotoCJK.txt" in fonts
     assert (internal / "resources" / "glossary.json").exists()
+    assert (internal / "resources" / "i18n" / "nanshan_zh_TW.qm").stat().st_size > 1000     # the 繁體 interface
     assert "CBETA" in (bundle / "README.txt").read_text(encoding="utf-8")
 
 
