@@ -218,10 +218,12 @@ def cite_html(part: Cite, forms: dict, pal: Palette, copy_index: int | None = No
 def feedback_links(target: str, index: int, pal: Palette) -> str:
     """有帮助 / 不相关 / 出处有误 on a quote or a card: small, muted and not underlined, so the
     text and its coordinate stay first; a click records the mark at once (app/feedback.py)."""
-    what = "这条引文" if target == "quote" else "这张卡片"
+    tip = (translate("answer_html", "把这条引文标为「{label}」（只记在本机）") if target == "quote"
+           else translate("answer_html", "把这张卡片标为「{label}」（只记在本机）"))
+    labels = {kind: localize(label) for kind, label in FEEDBACK_KINDS.items()}     # the store's words
     links = f'<span style="color:{pal.muted};">·</span>'.join(
-        f'<a href="{href("fb", f"{kind}/{target}/{index}")}" title="{attr(f"把{what}标为「{label}」（只记在本机）")}"'
-        f' style="color:{pal.muted}; text-decoration:none;">{label}</a>' for kind, label in FEEDBACK_KINDS.items())
+        f'<a href="{href("fb", f"{kind}/{target}/{index}")}" title="{attr(tip.format(label=label))}"'
+        f' style="color:{pal.muted}; text-decoration:none;">{esc(label)}</a>' for kind, label in labels.items())
     return f'<small>{links}</small>'
 
 
@@ -260,22 +262,25 @@ def set_aside_html(result, pal: Palette, show_draft: bool) -> str:
     model = result.model or {}
     reason = model.get("set_aside")
     if model.get("cached"):
-        return (f'<p style="margin-top:4px; margin-bottom:4px; color:{pal.muted};">{esc(model["cached"]["label"])}'
-                f'　<small>引文已按当前语料包重新核验</small>　<a href="{href("regen", "1")}">重新生成</a></p>')
+        checked = esc(translate("answer_html", "引文已按当前语料包重新核验"))
+        regen = esc(translate("answer_html", "重新生成"))
+        return (f'<p style="margin-top:4px; margin-bottom:4px; color:{pal.muted};">'
+                f'{esc(localize(model["cached"]["label"]))}'
+                f'　<small>{checked}</small>　<a href="{href("regen", "1")}">{regen}</a></p>')
     if not reason:
         return ""
-    toggle = "隐藏模型草稿 ▾" if show_draft else "查看模型草稿 ▸"
+    toggle = translate("answer_html", "隐藏模型草稿 ▾") if show_draft else translate("answer_html", "查看模型草稿 ▸")
     out = (f'<p style="margin-top:4px; margin-bottom:4px; padding:4px; background:{pal.target_bg}; color:{pal.text};">'
-           f'<b>{esc(SET_ASIDE_NOTICE)}</b>　<small>{esc(reason)}。</small>　'
-           f'<a href="{href("draft", "toggle")}">{toggle}</a></p>')
+           f'<b>{esc(localize(SET_ASIDE_NOTICE))}</b>　<small>{esc(localize(reason))}。</small>　'
+           f'<a href="{href("draft", "toggle")}">{esc(toggle)}</a></p>')
     if show_draft:
         body = "<br/>".join(esc(line) for line in (model.get("draft") or "").split("\n"))
         out += (f'<div style="margin-left:12px; color:{pal.muted};"><p style="margin-bottom:2px;">'
-                f'<b>{esc(DRAFT_HEAD)}</b></p><p style="margin-top:0px;">{body}</p></div>')
+                f'<b>{esc(translate("answer_html", DRAFT_HEAD))}</b></p><p style="margin-top:0px;">{body}</p></div>')
     return out
 
 
-DRAFT_HEAD = "模型草稿（未采用：未经核验，不能引用，也不会导出）"
+DRAFT_HEAD = QT_TRANSLATE_NOOP("answer_html", "模型草稿（未采用：未经核验，不能引用，也不会导出）")
 
 
 def _answer_body(result, forms: dict, pal: Palette) -> str:

@@ -10,24 +10,37 @@ mark as JSONL for a teacher to pass on.  Nothing leaves the machine otherwise.
 from __future__ import annotations
 
 import time
+from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QPoint, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QPoint, Qt, Signal
 from PySide6.QtGui import QCursor, QGuiApplication
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFileDialog, QLabel, QLineEdit, QVBoxLayout)
 
 from nanshan_core.feedback import (KINDS, MAX_NOTE, TARGETS, FeedbackError, FeedbackStore, card_record,
                                    quote_record)
+from nanshan_core.i18n import localize
+
+translate = QCoreApplication.translate
+
+
+def kind_label(kind: str) -> str:
+    """有帮助 / 不相关 / 出处有误 in the interface language: the store's own labels, localized, so the
+    links and the popup cannot drift from what the store and the CLI call a mark."""
+    return localize(KINDS.get(kind, kind))
 
 
 def describe(record) -> str:
     """What was marked, as the reader saw it: 「不相关」· 材料5 T22n1428_p0601a01."""
-    where = f"材料{record.material}" if record.material is not None else TARGETS[record.target]
     if record.target == "quote" and record.quote:
         q = record.quote if len(record.quote) <= 16 else record.quote[:16] + "…"
-        where = f"引文「{q}」"
+        where = translate("feedback", "引文「{quote}」").format(quote=q)
+    elif record.material is not None:
+        where = translate("feedback", "材料{n}").format(n=record.material)
+    else:
+        where = localize(TARGETS[record.target])
     coord = f" {record.coord}" if record.coord else ""
-    return f"「{record.label}」· {where}{coord}"
+    return f"「{kind_label(record.kind)}」· {where}{coord}"
 
 
 class NotePopup(QDialog):
@@ -37,21 +50,23 @@ class NotePopup(QDialog):
         super().__init__(parent)
         self.controller = controller
         self.record_id = ""
-        self.setWindowTitle("已记下反馈")
+        self.record = None
+        self._error = None               # makes the error line's text again after a language switch
+        self.setWindowTitle(self.tr("已记下反馈"))
         self.setModal(False)
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
         self.what = QLabel()
         self.what.setWordWrap(True)
         self.edit = QLineEdit()
-        self.edit.setPlaceholderText(f"附注（可不填），如：讲的是另一条戒；{MAX_NOTE} 字以内")
+        self.edit.setPlaceholderText(self.tr("附注（可不填），如：讲的是另一条戒；{n} 字以内").format(n=MAX_NOTE))
         self.edit.setClearButtonEnabled(True)
         self.error = QLabel()
         self.error.setObjectName("feedbackNoteError")
         self.error.setStyleSheet("color:#b3261e;")
         self.error.hide()
         buttons = QDialogButtonBox()
-        self.save_button = buttons.addButton("保存附注", QDialogButtonBox.ButtonRole.AcceptRole)
-        buttons.addButton("不用附注", QDialogButtonBox.ButtonRole.RejectRole)
+        self.save_button = buttons.addButton(self.tr("保存附注"), QDialogButtonBox.ButtonRole.AcceptRole)
+        buttons.addButton(self.tr("不用附注"), QDialogButtonBox.ButtonRole.RejectRole)
         buttons.accepted.connect(self.save)
         buttons.rejected.connect(self.reject)
         lay = QVBoxLayout(self)
@@ -69,9 +84,10 @@ class NotePopup(QDialog):
                 self.controller.set_note(self.record_id, self.edit.text())
             except (FeedbackError, OSError):
                 return self._keep_note(record)
-        self.record_id = record.id
-        self.what.setText(f"已记下 {describe(record)}。\n可以附一句说明（不填也已记下）：")
+        self.record_id, self.record = record.id, record
+        self._say_what()
         self.edit.clear()
+        self._error = None
         self.error.hide()
         self._place()
         self.show()
@@ -82,9 +98,28 @@ class NotePopup(QDialog):
     def _keep_note(self, record) -> None:
         """The previous note could not be saved: it stays in the box with the reason; the new
         mark is recorded all the same (the status line says so)."""
-        self.error.setText(f"上一条的附注未能保存（过长或无法写入），仍在框中；新的{describe(record)}已记下。")
-        self.error.show()
+        self._show_error(lambda: self.tr("上一条的附注未能保存（过长或无法写入），仍在框中；新的{what}已记下。")
+                         .format(what=describe(record)))
         self.raise_()
+
+    def _say_what(self) -> None:
+        if self.record is not None:
+            self.what.setText(self.tr("已记下 {what}。\n可以附一句说明（不填也已记下）：").format(
+                what=describe(self.record)))
+
+    def _show_error(self, make) -> None:
+        """``make`` gives the text in the current language, so a switch can say it again."""
+        self._error = make
+        self.error.setText(make())
+        self.error.show()
+
+    def changeEvent(self, event):
+        """The mark and an error hold the engine's words (localized when made): made again."""
+        if event.type() == QEvent.Type.LanguageChange:
+            self._say_what()
+            if self._error is not None:
+                self.error.setText(self._error())
+        super().changeEvent(event)
 
     def _place(self) -> None:
         """Beside the pointer (where the link was clicked), inside the screen."""
@@ -102,10 +137,14 @@ class NotePopup(QDialog):
         try:
             self.controller.set_note(self.record_id, self.edit.text())
         except (FeedbackError, OSError) as exc:
-            self.error.setText(str(exc) if isinstance(exc, FeedbackError) else f"无法保存附注（{exc}）。")
-            self.error.show()
+            self._show_error(partial(self._note_error, exc))
             return
         self.accept()
+
+    def _note_error(self, exc: Exception) -> str:
+        if isinstance(exc, FeedbackError):
+            return localize(str(exc))          # the store's own words (附注过长…)
+        return self.tr("无法保存附注（{exc}）。").format(exc=exc)
 
 
 class FeedbackController(QObject):
@@ -128,17 +167,19 @@ class FeedbackController(QObject):
         target, _, index = rest.partition("/")
         record = self.record_for(kind, target, index)
         if record is None:
-            self.window.notify("这条反馈对应的答案已不在屏幕上，未记录。")
+            self.window.notify(self.tr("这条反馈对应的答案已不在屏幕上，未记录。"))
             return None
         try:
             saved = self.store.add(record)
         except OSError as exc:
-            self.window.messages.error(f"无法保存反馈（{exc}）。请检查磁盘后再点一次。", tag="feedback")
+            self.window.messages.error(self.tr("无法保存反馈（{exc}）。请检查磁盘后再点一次。").format(exc=exc),
+                                       tag="feedback")
             return None
-        again = "（此前已记下，不重复计数）" if saved is not record else "（只存在本机；文件 → 导出反馈… 可导出）"
+        said = (self.tr("已记下 {what}（此前已记下，不重复计数）") if saved is not record
+                else self.tr("已记下 {what}（只存在本机；文件 → 导出反馈… 可导出）"))
         record = saved
         self.popup.show_for(record)          # first: it may save the previous note and say so
-        self.window.notify(f"已记下 {describe(record)}{again}")
+        self.window.notify(said.format(what=describe(record)))
         self.recorded.emit(record)
         return record
 
@@ -163,30 +204,31 @@ class FeedbackController(QObject):
 
     def set_note(self, record_id: str, note: str) -> None:
         rec = self.store.set_note(record_id, note)
-        self.window.notify(f"附注已保存：{describe(rec)}" if rec.note else f"已记下 {describe(rec)}（无附注）")
+        said = self.tr("附注已保存：{what}") if rec.note else self.tr("已记下 {what}（无附注）")
+        self.window.notify(said.format(what=describe(rec)))
 
     # -- export ----------------------------------------------------------------------------
     def export(self, path: str | Path) -> int | None:
         if not len(self.store):
-            self.window.messages.info("还没有反馈可导出：在答案的引文或材料卡片上点「有帮助」「不相关」「出处有误」即可记下。",
-                                      tag="feedback")
+            self.window.messages.info(self.tr("还没有反馈可导出：在答案的引文或材料卡片上点「有帮助」「不相关」「出处有误」"
+                                              "即可记下。"), tag="feedback")
             return None
         try:
             n = self.store.export_jsonl(path)
         except OSError as exc:
-            self.window.messages.error(f"无法写入 {path}（{exc}）", tag="feedback")
+            self.window.messages.error(self.tr("无法写入 {path}（{exc}）").format(path=path, exc=exc), tag="feedback")
             return None
-        self.window.notify(f"已导出 {n} 条反馈：{path}")
+        self.window.notify(self.tr("已导出 {n} 条反馈：{path}").format(n=n, path=path))
         self.exported.emit(str(path))
         return n
 
     def default_path(self) -> str:
         folder = self.window.userdata.get("export_dir", "") or str(Path.home())
-        return str(Path(folder) / f"南山问律反馈-{time.strftime('%Y%m%d')}.jsonl")
+        return str(Path(folder) / self.tr("南山问律反馈-{date}.jsonl").format(date=time.strftime('%Y%m%d')))
 
     def export_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self.window, "导出反馈", self.default_path(),
-                                              "JSON Lines (*.jsonl);;所有文件 (*)")
+        path, _ = QFileDialog.getSaveFileName(self.window, self.tr("导出反馈"), self.default_path(),
+                                              self.tr("JSON Lines (*.jsonl);;所有文件 (*)"))
         if path:
             self.window._save(self.window.userdata.set, "export_dir", str(Path(path).parent))
             self.export(path)

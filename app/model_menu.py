@@ -128,7 +128,7 @@ class ModelMenu(QMenu):
             lambda n: (self.tr("{n} 词元（默认）") if n == llm.DEFAULT_CTX else self.tr("{n} 词元")).format(n=n),
             lambda n: self.ctl.n_ctx == n, self.ctl.set_ctx, enabled=not busy)
         n = len(self.ctl.answers)
-        self.act_clear_cache = self.addAction(f"清除已缓存的模型回答（{n} 条）")
+        self.act_clear_cache = self.addAction(self.tr("清除已缓存的模型回答（{n} 条）").format(n=n))
         self.act_clear_cache.setEnabled(n > 0 and not busy)
         self.act_clear_cache.triggered.connect(self.clear_answers)
         self.timeout_actions = self._choices(
@@ -156,9 +156,9 @@ class ModelMenu(QMenu):
         try:
             n = self.ctl.answers.clear()
         except OSError as exc:
-            self.message.emit(f"未能清除模型回答缓存（{exc}）。")
+            self.message.emit(self.tr("未能清除模型回答缓存（{exc}）。").format(exc=exc))
             return
-        self.message.emit(f"已清除 {n} 条缓存的模型回答。")
+        self.message.emit(self.tr("已清除 {n} 条缓存的模型回答。").format(n=n))
         self.rebuild()
 
     def choose_file(self) -> None:

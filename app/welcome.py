@@ -11,25 +11,38 @@ The examples live in resources/examples.json, not in code: tests ask each one
 through the real engine, so a corpus or engine change that spoils one shows.
 Only relative font sizes are used, so the page scales with the zoom like an
 answer does.
+
+In 繁體 the labels and the coordinate paragraph come from the translator; the
+example questions and their categories are the file's 简体 words, localized
+when drawn, and a click asks what the reader sees (the engine folds the script,
+so 比丘說謊要犯什麼罪？ finds the same terms and answer as the 简体 form).  The
+history is the reader's own words and is shown as typed.  The window draws the
+page again on a language switch (i18n.rerender_window → _show_current).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+
 from nanshan_core.corpus import coords
 from nanshan_core.errors import NanshanError
+from nanshan_core.i18n import localize
 from nanshan_core.paths import load_resource_json
 
 from .answer_html import attr, coord_link, esc
-from .citations import LEVEL_LABELS, href
+from .citations import LEVEL_LABELS, href, label
 from .theme import Palette
 
 EXAMPLES_FILE = "examples.json"
 HISTORY_SHOWN = 6
 HISTORY_CHARS = 40          # a long question is cut in the list; the link still asks all of it
-EXAMPLES_HEAD = "可以这样问"
-EXAMPLES_HINT = "点一下即提问"
-HISTORY_HEAD = "最近问过"
+EXAMPLES_HEAD = QT_TRANSLATE_NOOP("welcome", "可以这样问")
+EXAMPLES_HINT = QT_TRANSLATE_NOOP("welcome", "点一下即提问")
+HISTORY_HEAD = QT_TRANSLATE_NOOP("welcome", "最近问过")
+COLUMNS = {"a": QT_TRANSLATE_NOOP("welcome", "上栏"), "b": QT_TRANSLATE_NOOP("welcome", "中栏"),
+           "c": QT_TRANSLATE_NOOP("welcome", "下栏"), "d": QT_TRANSLATE_NOOP("welcome", "第四栏")}
+translate = QCoreApplication.translate
 
 
 @dataclass(frozen=True)
@@ -50,15 +63,18 @@ def sample_coord() -> str:
 
 
 def coord_reading(coord: str) -> str:
-    """T22n1428_p0568c05 spelt out as a reader finds it in the printed 大正藏 (simplified script)."""
+    """T22n1428_p0568c05 spelt out as a reader finds it in the printed 大正藏 (in the interface language)."""
     c = coords.parse(coord)
-    column = {"a": "上栏", "b": "中栏", "c": "下栏", "d": "第四栏"}.get(c.col, c.col)
-    return f"大正藏第{c.vol}册、第{int(c.work)}号、第{c.page}页{column}（{c.col}）第{c.line}行"
+    column = translate("welcome", COLUMNS[c.col]) if c.col in COLUMNS else c.col
+    return translate("welcome", "大正藏第{vol}册、第{work}号、第{page}页{column}（{col}）第{line}行").format(
+        vol=c.vol, work=int(c.work), page=c.page, column=column, col=c.col, line=c.line)
 
 
 def _heading(text: str, pal: Palette, hint: str = "") -> str:
-    hint_html = f'　<span style="color:{pal.muted};">{esc(hint)}</span>' if hint else ""
-    return f'<p style="margin-top:4px; margin-bottom:4px; color:{pal.text};"><b>{esc(text)}</b>{hint_html}</p>'
+    """``text`` and ``hint`` are marked source strings, translated here."""
+    hint_html = f'　<span style="color:{pal.muted};">{esc(translate("welcome", hint))}</span>' if hint else ""
+    return (f'<p style="margin-top:4px; margin-bottom:4px; color:{pal.text};">'
+            f'<b>{esc(translate("welcome", text))}</b>{hint_html}</p>')
 
 
 def _ask_link(question: str, pal: Palette) -> str:
@@ -68,10 +84,11 @@ def _ask_link(question: str, pal: Palette) -> str:
 
 
 def examples_html(examples: list[Example], pal: Palette) -> str:
-    """The examples as a two-column list: the category in the margin, its questions beside it."""
+    """The examples as a two-column list: the category in the margin, its questions beside it
+    (both localized: in 繁體 a click asks the 繁體 wording shown)."""
     by_category: dict[str, list[str]] = {}
     for e in examples:
-        by_category.setdefault(e.category, []).append(e.question)
+        by_category.setdefault(localize(e.category), []).append(localize(e.question))
     gap = f'<span style="color:{pal.muted};">　·　</span>'
     rows = "".join(
         f'<tr><td style="padding-right:10px; color:{pal.muted};"><nobr>{esc(cat)}</nobr></td>'
@@ -95,12 +112,13 @@ def coordinates_html(coord: str, pal: Palette) -> str:
         reading = coord_reading(coord)
     except (NanshanError, ValueError, TypeError):
         return ""
-    line, para = LEVEL_LABELS["line"], LEVEL_LABELS["paragraph"]
-    return (f'<p style="margin-top:8px;"><b>坐标怎么读</b>　答案只引 CBETA 原文，每处引文都附坐标，如 '
-            f'{coord_link(coord, pal)} ＝ {esc(reading)}，点它即打开原书那一行。'
-            f'<span style="color:{pal.muted};">引文后标<span style="color:{pal.ok}; font-weight:bold;">〔{line}〕</span>'
-            f'的已逐字核对到这一行；标<span style="color:{pal.paragraph}; font-weight:bold;">〔{para}〕</span>'
-            f'的只核对到所在段落，坐标是段首一行。</span></p>')
+    line = f'<span style="color:{pal.ok}; font-weight:bold;">〔{esc(label(LEVEL_LABELS, "line"))}〕</span>'
+    para = f'<span style="color:{pal.paragraph}; font-weight:bold;">〔{esc(label(LEVEL_LABELS, "paragraph"))}〕</span>'
+    head = esc(translate("welcome", "坐标怎么读"))
+    how = esc(translate("welcome", "答案只引 CBETA 原文，每处引文都附坐标，如 {coord} ＝ {reading}，点它即打开原书那一行。"))
+    levels = esc(translate("welcome", "引文后标{line}的已逐字核对到这一行；标{paragraph}的只核对到所在段落，坐标是段首一行。"))
+    return (f'<p style="margin-top:8px;"><b>{head}</b>　{how.format(coord=coord_link(coord, pal), reading=esc(reading))}'
+            f'<span style="color:{pal.muted};">{levels.format(line=line, paragraph=para)}</span></p>')
 
 
 def welcome_html(history: list[str], pal: Palette, examples: list[Example] | None = None,

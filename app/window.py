@@ -62,12 +62,11 @@ def model_status(model: dict | None) -> str:
     """Who wrote the answer shown, for the status line."""
     if not model:
         return ""
-    tr = QCoreApplication.translate
-    if model.get("set_aside"):
-        return tr("MainWindow", " · 模型草稿未采用，程序摘录作答")
+    if model.get("set_aside"):        # QCoreApplication.translate spelt out: lupdate reads tr(a, b) as source a
+        return QCoreApplication.translate("MainWindow", " · 模型草稿未采用，程序摘录作答")
     if model.get("cached"):
-        return tr("MainWindow", " · 模型作答（已缓存），程序重新核验")
-    return tr("MainWindow", " · 模型作答，程序核验")
+        return QCoreApplication.translate("MainWindow", " · 模型作答（已缓存），程序重新核验")
+    return QCoreApplication.translate("MainWindow", " · 模型作答，程序核验")
 
 
 class MainWindow(QMainWindow):

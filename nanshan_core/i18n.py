@@ -35,6 +35,8 @@ TW_PHRASES = {
     "打印": "印出",            # the CLI prints to the terminal; 列印 is for a printer
     "权限": "權限",            # OpenCC's 許可權
     "占相": "占相",            # divining by signs (邪命), not 佔 (to occupy)
+    "反馈": "回饋",            # reader feedback: 意見回饋 in Taiwan, not 反饋
+    "声明": "聲明",            # the About box's disclaimer; OpenCC's 宣告 is a programmer's declaration
 }
 # Whole interface strings whose Taiwan form is another word (a menu called 帮助 is 說明 there).
 TW_WHOLE = {"帮助": "說明"}

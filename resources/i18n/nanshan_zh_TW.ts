@@ -2,6 +2,93 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_TW" sourcelanguage="zh_CN">
     <context>
+        <name>AboutDialog</name>
+        <message>
+            <source>南山问律</source>
+            <translation>南山問律</translation>
+        </message>
+        <message>
+            <source>离线研读律典的工具：以《四分律》为中心，兼收四律五论，以及道宣律师的南山三大部与元照律师的诸记，都依 CBETA 所收原文。用白话提问，程序按律本、道宣、元照三层列出原文，每处引文都回到原文逐字核对，并附坐标。</source>
+            <translation>離線研讀律典的工具：以《四分律》為中心，兼收四律五論，以及道宣律師的南山三大部與元照律師的諸記，都依 CBETA 所收原文。用白話提問，程式按律本、道宣、元照三層列出原文，每處引文都回到原文逐字核對，並附座標。</translation>
+        </message>
+        <message>
+            <source>戒相、戒体、羯磨、僧制与律史。</source>
+            <translation>戒相、戒體、羯磨、僧制與律史。</translation>
+        </message>
+        <message>
+            <source>本程序只引述、检索典籍原文，不对任何人的行为作出裁定：某人、某寺是否持戒、是否如法，须了解实际情形，并请教有德行、通律学的师长，不是引文本身所能断定的。</source>
+            <translation>本程式只引述、檢索典籍原文，不對任何人的行為作出裁定：某人、某寺是否持戒、是否如法，須瞭解實際情形，並請教有德行、通律學的師長，不是引文本身所能斷定的。</translation>
+        </message>
+        <message>
+            <source>编造或改写引文</source>
+            <translation>編造或改寫引文</translation>
+        </message>
+        <message>
+            <source>评判具体寺院或个人</source>
+            <translation>評判具體寺院或個人</translation>
+        </message>
+        <message>
+            <source>医疗建议</source>
+            <translation>醫療建議</translation>
+        </message>
+        <message>
+            <source>法律与税务建议</source>
+            <translation>法律與稅務建議</translation>
+        </message>
+        <message>
+            <source>理财与投资建议</source>
+            <translation>理財與投資建議</translation>
+        </message>
+        <message>
+            <source>律学以外的教理与玄学</source>
+            <translation>律學以外的教理與玄學</translation>
+        </message>
+        <message>
+            <source>占卜算命</source>
+            <translation>占卜算命</translation>
+        </message>
+        <message>
+            <source>版本 {version}</source>
+            <translation>版本 {version}</translation>
+        </message>
+        <message>
+            <source>只回答律学问题：{covers}不做这些事：{kinds}。遇到这类问题，程序说明不作回答，并指出可以怎样就律典本身提问。</source>
+            <translation>只回答律學問題：{covers}不做這些事：{kinds}。遇到這類問題，程式說明不作回答，並指出可以怎樣就律典本身提問。</translation>
+        </message>
+        <message>
+            <source>原文出自 {distributor}：{edition}。</source>
+            <translation>原文出自 {distributor}：{edition}。</translation>
+        </message>
+        <message>
+            <source>原文出自 {distributor}。</source>
+            <translation>原文出自 {distributor}。</translation>
+        </message>
+        <message>
+            <source>语料包：{path}</source>
+            <translation>語料包：{path}</translation>
+        </message>
+        <message>
+            <source>范围</source>
+            <translation>範圍</translation>
+        </message>
+        <message>
+            <source>声明</source>
+            <translation>聲明</translation>
+        </message>
+        <message>
+            <source>原文与授权</source>
+            <translation>原文與授權</translation>
+        </message>
+        <message>
+            <source>关于南山问律</source>
+            <translation>關於南山問律</translation>
+        </message>
+        <message>
+            <source>关闭</source>
+            <translation>關閉</translation>
+        </message>
+    </context>
+    <context>
         <name>BookmarksDock</name>
         <message>
             <source>书签</source>
@@ -92,6 +179,57 @@
         <message>
             <source>检查未能完成：{msg}</source>
             <translation>檢查未能完成：{msg}</translation>
+        </message>
+    </context>
+    <context>
+        <name>FeedbackController</name>
+        <message>
+            <source>这条反馈对应的答案已不在屏幕上，未记录。</source>
+            <translation>這條回饋對應的答案已不在螢幕上，未記錄。</translation>
+        </message>
+        <message>
+            <source>无法保存反馈（{exc}）。请检查磁盘后再点一次。</source>
+            <translation>無法儲存回饋（{exc}）。請檢查磁碟後再點一次。</translation>
+        </message>
+        <message>
+            <source>已记下 {what}（此前已记下，不重复计数）</source>
+            <translation>已記下 {what}（此前已記下，不重複計數）</translation>
+        </message>
+        <message>
+            <source>已记下 {what}（只存在本机；文件 → 导出反馈… 可导出）</source>
+            <translation>已記下 {what}（只存在本機；檔案 → 匯出回饋… 可匯出）</translation>
+        </message>
+        <message>
+            <source>附注已保存：{what}</source>
+            <translation>附註已儲存：{what}</translation>
+        </message>
+        <message>
+            <source>已记下 {what}（无附注）</source>
+            <translation>已記下 {what}（無附註）</translation>
+        </message>
+        <message>
+            <source>还没有反馈可导出：在答案的引文或材料卡片上点「有帮助」「不相关」「出处有误」即可记下。</source>
+            <translation>還沒有回饋可匯出：在答案的引文或材料卡片上點「有幫助」「不相關」「出處有誤」即可記下。</translation>
+        </message>
+        <message>
+            <source>无法写入 {path}（{exc}）</source>
+            <translation>無法寫入 {path}（{exc}）</translation>
+        </message>
+        <message>
+            <source>已导出 {n} 条反馈：{path}</source>
+            <translation>已匯出 {n} 條回饋：{path}</translation>
+        </message>
+        <message>
+            <source>南山问律反馈-{date}.jsonl</source>
+            <translation>南山問律回饋-{date}.jsonl</translation>
+        </message>
+        <message>
+            <source>导出反馈</source>
+            <translation>匯出回饋</translation>
+        </message>
+        <message>
+            <source>JSON Lines (*.jsonl);;所有文件 (*)</source>
+            <translation>JSON Lines (*.jsonl);;所有檔案 (*)</translation>
         </message>
     </context>
     <context>
@@ -202,12 +340,20 @@
     <context>
         <name>MainWindow</name>
         <message>
-            <source>在上面输入问题，按回车。答案只引 CBETA 原文，每句都附核验过的坐标。</source>
-            <translation>在上面輸入問題，按回車。答案只引 CBETA 原文，每句都附核驗過的座標。</translation>
-        </message>
-        <message>
             <source>坐标或引用，如 T40n1805_p0345b14、大正藏 40 345b14</source>
             <translation>座標或引用，如 T40n1805_p0345b14、大正藏 40 345b14</translation>
+        </message>
+        <message>
+            <source> · 模型草稿未采用，程序摘录作答</source>
+            <translation> · 模型草稿未採用，程式摘錄作答</translation>
+        </message>
+        <message>
+            <source> · 模型作答（已缓存），程序重新核验</source>
+            <translation> · 模型作答（已快取），程式重新核驗</translation>
+        </message>
+        <message>
+            <source> · 模型作答，程序核验</source>
+            <translation> · 模型作答，程式核驗</translation>
         </message>
         <message>
             <source>南山问律</source>
@@ -252,6 +398,14 @@
         <message>
             <source>把当前答案连同全部引文与坐标存为 PDF</source>
             <translation>把目前答案連同全部引文與座標存為 PDF</translation>
+        </message>
+        <message>
+            <source>导出反馈…</source>
+            <translation>匯出回饋…</translation>
+        </message>
+        <message>
+            <source>把在引文与卡片上记下的反馈存为 JSONL，可交给老师或维护者</source>
+            <translation>把在引文與卡片上記下的回饋存為 JSONL，可交給老師或維護者</translation>
         </message>
         <message>
             <source>退出</source>
@@ -398,10 +552,6 @@
             <translation>類別：超範圍 · 拒答</translation>
         </message>
         <message>
-            <source> · 模型作答，程序核验</source>
-            <translation> · 模型作答，程式核驗</translation>
-        </message>
-        <message>
             <source>类别：{category} · {n} 条材料 · 用时 {ms} ms{model}</source>
             <translation>類別：{category} · {n} 條材料 · 用時 {ms} ms{model}</translation>
         </message>
@@ -472,10 +622,6 @@
         <message>
             <source>导出讲义（PDF）</source>
             <translation>匯出講義（PDF）</translation>
-        </message>
-        <message>
-            <source>&lt;p&gt;&lt;b&gt;南山问律&lt;/b&gt;：离线研读《四分律》与南山三大部的工具。&lt;/p&gt;&lt;p&gt;原文出自 {distributor}：{edition}。{licence}&lt;/p&gt;&lt;p&gt;&lt;small&gt;语料包：{pack}&lt;/small&gt;&lt;/p&gt;</source>
-            <translation>&lt;p&gt;&lt;b&gt;南山問律&lt;/b&gt;：離線研讀《四分律》與南山三大部的工具。&lt;/p&gt;&lt;p&gt;原文出自 {distributor}：{edition}。{licence}&lt;/p&gt;&lt;p&gt;&lt;small&gt;語料包：{pack}&lt;/small&gt;&lt;/p&gt;</translation>
         </message>
     </context>
     <context>
@@ -630,6 +776,10 @@
             <translation>{n} 詞元（預設）</translation>
         </message>
         <message>
+            <source>清除已缓存的模型回答（{n} 条）</source>
+            <translation>清除已快取的模型回答（{n} 條）</translation>
+        </message>
+        <message>
             <source>生成时限</source>
             <translation>生成時限</translation>
         </message>
@@ -640,6 +790,14 @@
         <message>
             <source>{n} 秒（默认）</source>
             <translation>{n} 秒（預設）</translation>
+        </message>
+        <message>
+            <source>未能清除模型回答缓存（{exc}）。</source>
+            <translation>未能清除模型回答快取（{exc}）。</translation>
+        </message>
+        <message>
+            <source>已清除 {n} 条缓存的模型回答。</source>
+            <translation>已清除 {n} 條快取的模型回答。</translation>
         </message>
         <message>
             <source>选择模型文件</source>
@@ -660,6 +818,39 @@
         <message>
             <source>已改为不用模型：答案由程序从原文摘录。</source>
             <translation>已改為不用模型：答案由程式從原文摘錄。</translation>
+        </message>
+    </context>
+    <context>
+        <name>NotePopup</name>
+        <message>
+            <source>已记下反馈</source>
+            <translation>已記下回饋</translation>
+        </message>
+        <message>
+            <source>附注（可不填），如：讲的是另一条戒；{n} 字以内</source>
+            <translation>附註（可不填），如：講的是另一條戒；{n} 字以內</translation>
+        </message>
+        <message>
+            <source>保存附注</source>
+            <translation>儲存附註</translation>
+        </message>
+        <message>
+            <source>不用附注</source>
+            <translation>不用附註</translation>
+        </message>
+        <message>
+            <source>上一条的附注未能保存（过长或无法写入），仍在框中；新的{what}已记下。</source>
+            <translation>上一條的附註未能儲存（過長或無法寫入），仍在框中；新的{what}已記下。</translation>
+        </message>
+        <message>
+            <source>已记下 {what}。
+可以附一句说明（不填也已记下）：</source>
+            <translation>已記下 {what}。
+可以附一句說明（不填也已記下）：</translation>
+        </message>
+        <message>
+            <source>无法保存附注（{exc}）。</source>
+            <translation>無法儲存附註（{exc}）。</translation>
         </message>
     </context>
     <context>
@@ -970,6 +1161,14 @@
             <translation>複製引文</translation>
         </message>
         <message>
+            <source>把这条引文标为「{label}」（只记在本机）</source>
+            <translation>把這條引文標為「{label}」（只記在本機）</translation>
+        </message>
+        <message>
+            <source>把这张卡片标为「{label}」（只记在本机）</source>
+            <translation>把這張卡片標為「{label}」（只記在本機）</translation>
+        </message>
+        <message>
             <source>依义推及</source>
             <translation>依義推及</translation>
         </message>
@@ -990,6 +1189,26 @@
             <translation>可以換個說法，或直接寫出戒名、事名（如「非時食戒」「安居」）。</translation>
         </message>
         <message>
+            <source>引文已按当前语料包重新核验</source>
+            <translation>引文已按目前語料包重新核驗</translation>
+        </message>
+        <message>
+            <source>重新生成</source>
+            <translation>重新生成</translation>
+        </message>
+        <message>
+            <source>隐藏模型草稿 ▾</source>
+            <translation>隱藏模型草稿 ▾</translation>
+        </message>
+        <message>
+            <source>查看模型草稿 ▸</source>
+            <translation>檢視模型草稿 ▸</translation>
+        </message>
+        <message>
+            <source>模型草稿（未采用：未经核验，不能引用，也不会导出）</source>
+            <translation>模型草稿（未採用：未經核驗，不能引用，也不會匯出）</translation>
+        </message>
+        <message>
             <source>此问不作回答。</source>
             <translation>此問不作回答。</translation>
         </message>
@@ -1008,6 +1227,10 @@
         <message>
             <source>本材料未被引用</source>
             <translation>本材料未被引用</translation>
+        </message>
+        <message>
+            <source>反馈：</source>
+            <translation>回饋：</translation>
         </message>
         <message>
             <source>引文</source>
@@ -1136,6 +1359,17 @@
         </message>
     </context>
     <context>
+        <name>feedback</name>
+        <message>
+            <source>引文「{quote}」</source>
+            <translation>引文「{quote}」</translation>
+        </message>
+        <message>
+            <source>材料{n}</source>
+            <translation>材料{n}</translation>
+        </message>
+    </context>
+    <context>
         <name>handout</name>
         <message>
             <source>（段级：该段起始行）</source>
@@ -1210,6 +1444,53 @@
         <message>
             <source>高对比度</source>
             <translation>高對比度</translation>
+        </message>
+    </context>
+    <context>
+        <name>welcome</name>
+        <message>
+            <source>可以这样问</source>
+            <translation>可以這樣問</translation>
+        </message>
+        <message>
+            <source>点一下即提问</source>
+            <translation>點一下即提問</translation>
+        </message>
+        <message>
+            <source>最近问过</source>
+            <translation>最近問過</translation>
+        </message>
+        <message>
+            <source>上栏</source>
+            <translation>上欄</translation>
+        </message>
+        <message>
+            <source>中栏</source>
+            <translation>中欄</translation>
+        </message>
+        <message>
+            <source>下栏</source>
+            <translation>下欄</translation>
+        </message>
+        <message>
+            <source>第四栏</source>
+            <translation>第四欄</translation>
+        </message>
+        <message>
+            <source>大正藏第{vol}册、第{work}号、第{page}页{column}（{col}）第{line}行</source>
+            <translation>大正藏第{vol}冊、第{work}號、第{page}頁{column}（{col}）第{line}行</translation>
+        </message>
+        <message>
+            <source>坐标怎么读</source>
+            <translation>座標怎麼讀</translation>
+        </message>
+        <message>
+            <source>答案只引 CBETA 原文，每处引文都附坐标，如 {coord} ＝ {reading}，点它即打开原书那一行。</source>
+            <translation>答案只引 CBETA 原文，每處引文都附座標，如 {coord} ＝ {reading}，點它即開啟原書那一行。</translation>
+        </message>
+        <message>
+            <source>引文后标{line}的已逐字核对到这一行；标{paragraph}的只核对到所在段落，坐标是段首一行。</source>
+            <translation>引文後標{line}的已逐字核對到這一行；標{paragraph}的只核對到所在段落，座標是段首一行。</translation>
         </message>
     </context>
 </TS>
