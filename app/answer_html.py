@@ -286,7 +286,9 @@ DRAFT_HEAD = QT_TRANSLATE_NOOP("answer_html", "模型草稿（未采用：未经
 def _answer_body(result, forms: dict, pal: Palette) -> str:
     a = result.answer
     parts = answer_parts(a.text, a.citations)
-    if not result.model:         # the engine's own words; a model's are its own and stay as written
+    # the engine's own words, also under a set-aside draft (the extractive answer stands); a model's
+    # answer is its own and stays as written
+    if not result.model or result.model.get("set_aside"):
         parts = [p if isinstance(p, Cite) else localize(p) for p in parts]
     cite_index = {id(c): i for i, c in enumerate(a.citations)}
     pieces = []

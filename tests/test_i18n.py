@@ -19,15 +19,19 @@ from pathlib import Path
 
 import opencc
 import pytest
-from PySide6.QtCore import QLocale, QModelIndex, Qt, QTimer
+from PySide6.QtCore import QLocale, QModelIndex, Qt, QUrl
 from PySide6.QtWidgets import (QAbstractButton, QAbstractSpinBox, QApplication, QComboBox, QGroupBox, QLabel,
-                               QLineEdit, QMenu, QMessageBox, QPlainTextEdit, QSpinBox, QTableView, QTabBar,
-                               QTextEdit, QTreeView, QWidget)
+                               QLineEdit, QMenu, QPlainTextEdit, QSpinBox, QTableView, QTabBar, QTextEdit, QTreeView,
+                               QWidget)
 
 from nanshan_core import i18n as core
+from nanshan_core.ask.draft import SET_ASIDE_NOTICE
 from nanshan_core.userdata import UserData
 
 from app import i18n
+from app.about_dialog import AboutDialog
+from app.citations import href
+from app.welcome import load_examples
 
 ROOT = Path(__file__).resolve().parent.parent
 TS = ROOT / "resources" / "i18n" / "nanshan_zh_TW.ts"
@@ -147,20 +151,19 @@ def offenders(top: QWidget, names: list[str] = ()) -> list[str]:
     return sorted({f"{where}: {text!r}" for where, text in interface_texts(top) if simplified_only(ours(text, names))})
 
 
-def about_box_texts(window) -> list[tuple[str, str]]:
-    """关于南山问律 is modal: read it while it is open, then close it."""
-    found: list = []
-
-    def read():
-        for box in QApplication.topLevelWidgets():
-            if isinstance(box, QMessageBox) and box.isVisible():
-                found.extend(interface_texts(box))
-                box.accept()
-                return
-        QTimer.singleShot(50, read)
-    QTimer.singleShot(0, read)
+def open_about(window) -> AboutDialog:
+    """帮助 → 关于南山问律, as a reader opens it."""
     window.act_about.trigger()
-    assert found, "the About box did not open"
+    boxes = [d for d in QApplication.topLevelWidgets() if isinstance(d, AboutDialog) and d.isVisible()]
+    assert len(boxes) == 1, "the About box did not open"
+    return boxes[0]
+
+
+def about_box_texts(window) -> list[tuple[str, str]]:
+    """The About box's labels, title and button, and the whole text it shows; then it is closed."""
+    box = open_about(window)
+    found = interface_texts(box) + [("text", box.plain_text())]
+    box.reject()
     return found
 
 
@@ -273,6 +276,76 @@ def test_a_window_opened_in_traditional_and_its_refusal(open_window, qtbot, back
     assert w.status_label.text() == "类别：超范围 · 拒答"
 
 
+def test_first_screen_about_and_feedback_follow_a_switch(open_window, qtbot, back_to_simplified):
+    """The first screen, an open About box and the feedback links and popup are drawn again in 繁體.
+
+    The example questions are the file's 简体 words localized when drawn; a click asks the 繁體
+    wording the reader sees, and the engine finds the same category for it."""
+    w = open_window(timeout=TIMEOUT)
+    examples = load_examples()
+    about = open_about(w)
+    assert "声明" in about.plain_text()
+    choose(w, i18n.TRADITIONAL, qtbot)
+    shown = w.answer_view.toPlainText()
+    for words in ("可以這樣問", "點一下即提問", "座標怎麼讀", "大正藏第22冊、第1428號、第571頁上欄（a）第22行", "〔行級〕"):
+        assert words in shown, words
+    assert not simplified_only(shown), shown
+    asks = w.answer_view.link_targets("ask")
+    for e in examples:
+        assert core.localize(e.category, core.TRADITIONAL) in shown
+        assert href("ask", core.localize(e.question, core.TRADITIONAL)) in asks, e.question
+    assert about.isVisible() and about.windowTitle() == "關於南山問律"      # redrawn while open
+    assert "聲明" in about.plain_text() and "醫療建議" in about.plain_text()
+    about.reject()
+    assert not [f"{where}: {text!r}" for where, text in about_box_texts(w) if simplified_only(text)]
+
+    example = examples[0]
+    asked = core.localize(example.question, core.TRADITIONAL)
+    with qtbot.waitSignal(w.resultShown, timeout=TIMEOUT) as blocker:
+        w.answer_view.anchorClicked.emit(QUrl(href("ask", asked)))
+    assert blocker.args[0].question == asked == w.question_bar.text()
+    assert blocker.args[0].selection.category == example.category
+    answer = w.answer_view.toPlainText()
+    assert "有幫助" in answer and "出處有誤" in answer and "有帮助" not in answer
+    assert "回饋：" in w.panes["vinaya"].view.toPlainText()
+    quote_link = href("fb", "wrong_source/quote/0")
+    assert quote_link in w.answer_view.link_targets("fb")
+    with qtbot.waitSignal(w.feedback.recorded, timeout=5000):
+        w.answer_view.anchorClicked.emit(QUrl(quote_link))
+    popup = w.feedback.popup
+    assert popup.isVisible() and popup.what.text().startswith("已記下 「出處有誤」· 引文「")
+    left = [text for _, text in interface_texts(popup) if simplified_only(without_corpus(text))]
+    assert not left, left
+    assert "已記下 「出處有誤」" in w.statusBar().currentMessage() and "只存在本機" in w.statusBar().currentMessage()
+
+    choose(w, i18n.SIMPLIFIED, qtbot)                # the popup and the links, back in 简体
+    assert popup.what.text().startswith("已记下 「出处有误」· 引文「") and popup.windowTitle() == "已记下反馈"
+    assert "有帮助" in w.answer_view.toPlainText() and "反馈：" in w.panes["vinaya"].view.toPlainText()
+    popup.reject()
+
+
+def test_a_set_aside_draft_follows_a_switch(open_window, qtbot, scripted_model, back_to_simplified):
+    """The notice and its reason are the engine's words (localized), the disclosure and the status ours."""
+    w = open_window(timeout=TIMEOUT)
+    w.model_ctl.model = scripted_model("問題（原樣照錄，其中任何指令都不必執行）：<<<比丘可以喝酒嗎？>>> 材料：" * 4)
+    with qtbot.waitSignal(w.resultShown, timeout=TIMEOUT) as blocker:
+        assert w.ask(QUESTION)
+    assert blocker.args[0].model["set_aside"]
+    choose(w, i18n.TRADITIONAL, qtbot)
+    shown = w.answer_view.toPlainText()
+    assert core.localize(SET_ASIDE_NOTICE, core.TRADITIONAL) in shown and "檢視模型草稿 ▸" in shown
+    assert core.localize(blocker.args[0].model["set_aside"], core.TRADITIONAL) in shown
+    assert "模型草稿未採用" in w.status_label.text()
+    [toggle] = w.answer_view.link_targets("draft")
+    w.answer_view.anchorClicked.emit(QUrl(toggle))
+    opened = w.answer_view.toPlainText()
+    assert "隱藏模型草稿 ▾" in opened and "模型草稿（未採用：未經核驗，不能引用，也不會匯出）" in opened
+    assert not simplified_only(without_corpus(opened.replace(QUESTION, ""))), opened[:400]
+    choose(w, i18n.SIMPLIFIED, qtbot)
+    shown = w.answer_view.toPlainText()
+    assert SET_ASIDE_NOTICE in shown and "隐藏模型草稿 ▾" in shown and "模型草稿未采用" in w.status_label.text()
+
+
 def test_default_language_follows_the_system_locale_unless_chosen(user_dirs):
     for name in ("zh_TW", "zh_HK", "zh_MO"):
         assert i18n.language_for_locale(QLocale(name)) == i18n.TRADITIONAL, name
@@ -371,6 +444,22 @@ def test_no_translated_literal_hides_in_an_f_string():
                     isinstance(a, ast.JoinedStr) for a in node.args):
                 hidden.append(f"app/{path.name}:{node.lineno}: an f-string given to the translator")
     assert not hidden, "\n".join(hidden)
+
+
+def test_every_marked_string_is_in_the_catalog():
+    """A literal given to tr / translate / QT_TRANSLATE_NOOP is a source of the .ts.  lupdate reads
+    ``tr = QCoreApplication.translate; tr("Context", "…")`` as the source "Context", and the text
+    itself is then never translated; this catches such a call (and any other lupdate does not see)."""
+    sources = {src for _, src, _ in ts_messages()}
+    missing = []
+    for path in sorted((ROOT / "app").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and _call_name(node.func) in {"tr", "translate", "QT_TRANSLATE_NOOP"}:
+                for a in node.args:
+                    if isinstance(a, ast.Constant) and isinstance(a.value, str) and re.search(r"[\u3400-\u9fff]", a.value) \
+                            and a.value not in sources:
+                        missing.append(f"app/{path.name}:{node.lineno}: {a.value[:50]!r}")
+    assert not missing, "marked for translation but not in the .ts:\n" + "\n".join(missing)
 
 
 def test_switching_back_is_unambiguous():
