@@ -14,6 +14,7 @@ import pytest
 
 from nanshan_core.ask.retrieve import LAYERS
 from nanshan_core.ask.terms import CATEGORIES
+from nanshan_core.i18n import TRADITIONAL, localize
 
 from app.welcome import coord_reading, load_examples, sample_coord
 
@@ -56,3 +57,14 @@ def test_the_explained_coordinate_is_a_line_of_the_pack(full_pack):
     line = full_pack.line(coord)
     assert line.coord == coord and line.text.strip()
     assert coord_reading(coord) == "大正藏第22册、第1428号、第571页上栏（a）第22行"
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=[e.question for e in EXAMPLES])
+def test_example_in_traditional_is_the_same_question(engine, example):
+    """In 繁體 the first screen shows and asks each example localized: the engine must take it as the
+    same question (same terms, category and materials), or a 繁體 reader's click would teach otherwise."""
+    asked = localize(example.question, TRADITIONAL)
+    cn, tw = engine.ask(example.question), engine.ask(asked)
+    assert tw.selection.category == cn.selection.category == example.category
+    assert tw.selection.texts == cn.selection.texts
+    assert [m.start_coord for m in tw.materials] == [m.start_coord for m in cn.materials]
