@@ -38,6 +38,8 @@ TS_NAME = "nanshan_zh_TW.ts"
 QM_NAME = "nanshan_zh_TW.qm"
 # QLocale.Country is the enum QLocale.territory() returns (PySide6 keeps the older name)
 _HANT_TERRITORIES = {QLocale.Country.Taiwan, QLocale.Country.HongKong, QLocale.Country.Macao}
+# Qt's own string (qtbase_*.qm translates it), passed unpacked so lupdate does not copy it into our .ts
+QT_CLOSE_TAB = ("CloseButton", "Close Tab")
 _installed: list[QTranslator] = []
 _current = SIMPLIFIED
 _previous = SIMPLIFIED          # before the last switch: what texts on screen may still be in
@@ -218,6 +220,9 @@ def _retext(getter, setter, old: str, new: str) -> None:
 
 
 def _widget_texts(w: QWidget, old: str, new: str) -> None:
+    if w.metaObject().className() == "CloseButton":     # a tab's close button: Qt sets its tooltip once
+        w.setToolTip(translate(*QT_CLOSE_TAB))
+        return
     for get, put in ((w.windowTitle, w.setWindowTitle), (w.toolTip, w.setToolTip),
                      (w.statusTip, w.setStatusTip), (w.whatsThis, w.setWhatsThis)):
         _retext(get, put, old, new)

@@ -3,6 +3,8 @@ from PySide6.QtCore import Qt, QUrl
 from PySide6.QtTest import QTest
 
 from app import answer_html as ah
+from app import i18n
+from nanshan_core import i18n as core_i18n
 from nanshan_core.ask.draft import SET_ASIDE_NOTICE
 
 Q = "比丘可以喝酒吗？"
@@ -57,6 +59,18 @@ def test_a_remembered_answer_comes_back_marked_and_regenerates_and_clears(qtbot,
     assert model.calls == 1 and second.model["cached"]["label"].startswith("已缓存（scripted，")
     assert "已缓存（scripted，" in shown and "重新生成" in shown and "已缓存" in w.status_label.text()
     assert [c.coord for c in second.answer.citations] == [c.coord for c in first.answer.citations]
+    # in 繁體 the line is drawn again: the engine's label localized, our words translated
+    i18n.set_language(i18n.TRADITIONAL)
+    try:
+        qtbot.wait(50)                                   # LanguageChange is posted to the window
+        tw = w.answer_view.toPlainText()
+        assert "已快取（scripted，" in tw and "引文已按目前語料包重新核驗" in tw and "重新生成" in tw
+        assert "模型作答（已快取），程式重新核驗" in w.status_label.text()
+    finally:
+        i18n.set_language(i18n.SIMPLIFIED)
+        core_i18n.set_language(None)
+        qtbot.wait(50)
+    assert "已缓存（scripted，" in w.answer_view.toPlainText() and "已缓存" in w.status_label.text()
     [regen] = w.answer_view.link_targets("regen")
     third = ask(qtbot, w, None, link=regen)
     assert model.calls == 2 and "cached" not in third.model and "已缓存" not in w.answer_view.toPlainText()
