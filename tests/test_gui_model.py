@@ -368,7 +368,7 @@ def test_bad_files_are_refused_with_clear_messages(qtbot, window, gguf, tmp_path
     assert not [x for x in w.findChildren(QFileDialog) if x.isVisible()]
 
     # a model failing in the middle of an answer: a message, the draft gone, the window usable
-    def broken(self, question, materials, on_token=None, cancel=None, timeout=0):
+    def broken(self, question, materials, on_token=None, cancel=None, timeout=0, fold=None):
         on_token("草稿")
         raise ModelError("模型在生成中出错（测试）。")
     real_write = llm.LocalModel.write_answer
