@@ -69,7 +69,8 @@ def test_an_echo_of_the_real_prompt_is_set_aside(engine, gguf):
     result = engine.ask(Q)
     messages = model.answer_messages(Q, result.materials, engine.pack.normalizer.fold)
     prompt = "\n".join(m["content"] for m in messages)
-    echo = messages[1]["content"][:600]
+    user = messages[-1]["content"]
+    echo = user[user.index("问题（原样照录"):][:600]       # what it writes back: the question and materials
     assert copied_share(echo, prompt) > 0.9
     assert "照抄" in set_aside_reason(echo, [], prompt)
 
