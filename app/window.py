@@ -171,13 +171,13 @@ class MainWindow(QMainWindow):
         self.answer_view = TextPane()
         self.answer_view.setObjectName("answerView")
         self.answer_view.linkActivated.connect(self.handle_link)
-        self._show_current()             # the first screen: examples, history, how to read a coordinate
         self.panes = {layer: LayerPane(layer) for layer in LAYERS}
         layers = QSplitter(Qt.Orientation.Horizontal)
         for pane in self.panes.values():
             pane.view.linkActivated.connect(self.handle_link)
             layers.addWidget(pane)
         self.layer_splitter = layers
+        self._show_current()             # the first screen: examples, history, how to read a coordinate
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.answer_view)
         split.addWidget(layers)
@@ -391,6 +391,7 @@ class MainWindow(QMainWindow):
         status = self.tr("模型选词、检索、阅读材料…") if terms is None else self.tr("检索、模型阅读材料…")
         self.question_bar.set_busy(True, status, stoppable=True)
         self.answer_view.begin_provisional(ah.provisional_html("", self.pal()))
+        self.layer_splitter.setVisible(True)
         for pane in self.panes.values():
             pane.clear(self.tr("模型写完、程序核验之后，这里显示材料与引文。"))
         if terms is None:            # the last question's terms would pass for this one's
@@ -502,6 +503,8 @@ class MainWindow(QMainWindow):
         self.askFailed.emit(message)
 
     def _show_current(self) -> None:
+        # the first screen has the whole page: three empty panes under it would only push it aside
+        self.layer_splitter.setVisible(self.result is not None)
         if self.result is None:
             self.answer_view.setHtml(welcome.welcome_html(self.userdata.history, self.pal()))
         elif self.result.refused:
@@ -511,6 +514,7 @@ class MainWindow(QMainWindow):
 
     def show_result(self, result, fresh: bool = True) -> None:
         self.result = result
+        self.layer_splitter.setVisible(True)
         self.show_draft = False            # a set-aside draft starts folded away
         self.chips.set_selection(result.selection, fresh)
         self.tabs.setCurrentWidget(self.ask_page)

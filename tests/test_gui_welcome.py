@@ -47,6 +47,7 @@ def test_empty_window_shows_every_example_and_how_to_read_a_coordinate(open_wind
     assert href("coord", coord) in w.answer_view.link_targets("coord")
     assert "行级" in text and "段级" in text
     assert "最近问过" not in text                 # nothing asked yet, so no empty heading
+    assert not w.layer_splitter.isVisible()       # the first screen has the page: no empty panes under it
 
 
 def test_clicking_an_example_asks_it(qtbot, open_window):
@@ -58,7 +59,7 @@ def test_clicking_an_example_asks_it(qtbot, open_window):
     assert result.question == example.question and not result.refused
     assert w.question_bar.text() == example.question
     assert w.status_label.text().startswith(f"类别：{example.category}")
-    assert all(pane.materials for pane in w.panes.values())
+    assert all(pane.materials for pane in w.panes.values()) and w.layer_splitter.isVisible()
     shown = w.answer_view.toPlainText()
     assert "可以这样问" not in shown and "【律本明文】" in shown      # the answer replaced the welcome
 
