@@ -8,7 +8,7 @@ Prints one JSON line:
                     panes, from a real mouse click on the link until the
                     reader has painted the target line in its viewport.
 Extra fields say what the figures are made of.  Called by ``nanshan bench``
-(nanshan_core/bench.py, gui_figures) in a separate process, so Qt never
+(nanshan_core/tools/bench.py, gui_figures) in a separate process, so Qt never
 enters the engine package.
 """
 import time

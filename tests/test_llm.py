@@ -70,7 +70,7 @@ def test_missing_non_gguf_and_truncated_files_fail_clearly(tmp_path, gguf):
 
 def test_without_the_runtime_the_app_says_so(tmp_path, gguf):
     code = ("import sys; sys.modules['llama_cpp'] = None\n"
-            "from nanshan_core import llm\n"
+            "from nanshan_core.ask import llm\n"
             "from nanshan_core.errors import ModelError\n"
             "assert not llm.runtime_available()\n"
             f"try:\n    llm.load_model({str(gguf)!r})\nexcept ModelError as e:\n    print(e)\n")

@@ -10,7 +10,7 @@ import json
 import pytest
 
 from nanshan_core.corpus import coords
-from nanshan_core import skeleton as sk
+from nanshan_core.corpus import skeleton as sk
 from nanshan_core.paths import load_resource_json
 from nanshan_core.corpus.topics import Skeleton, report
 
