@@ -53,3 +53,26 @@ def test_short_definition_paragraphs_are_read_together(full_pack):
         hits = s.search(wq.And([_phrase(full_pack, "盜心取"), wq.Term("work", "T1428")]), limit=50)
         texts = [full_pack.passage(h["passage"]).text for h in hits]
     assert any("盜者，盜心取也。隨不與取者，若五錢、若直五錢。" in t for t in texts)
+
+
+def test_retrieval_finds_phrases_exactly_where_whoosh_phrase_queries_do(engine):
+    """Retrieval lines up bigram positions itself (faster than Whoosh's span machinery); for every
+    glossary term of three or more characters the documents and start positions are Whoosh's own."""
+    from nanshan_core.paths import load_resource_json
+    glossary = load_resource_json("glossary.json")
+    terms = sorted({t for e in glossary["entries"] for t in e.get("terms", []) if len(t) >= 3})
+    assert len(terms) > 300
+    retriever, norm = engine.retriever, engine.pack.normalizer
+    checked = 0
+    for term in terms:
+        folded = norm.fold_query(term)
+        if len(folded) < 3:
+            continue
+        expected = {}
+        m = _phrase(engine.pack, term).matcher(retriever.searcher)
+        while m.is_active():
+            expected[m.id()] = sorted({sp.start for sp in m.spans()})
+            m.next()
+        assert retriever.term_hits(folded) == expected, term
+        checked += 1
+    assert checked > 300

@@ -135,14 +135,40 @@ class Retriever:
                 out[m.id()] = [-1] * max(1, int(m.weight()))
                 m.next()
             return out
-        grams = [folded[i:i + 2] for i in range(len(folded) - 1)]
-        q = wq.Term("bi", grams[0]) if len(grams) == 1 else wq.Phrase("bi", grams)
-        m = q.matcher(s)
+        if len(folded) > 2:
+            return self.phrase_starts(folded)
+        m = wq.Term("bi", folded).matcher(s)
         while m.is_active():
-            if len(grams) == 1:
-                out[m.id()] = [-1] * max(1, int(m.weight()))
-            else:
-                out[m.id()] = [sp.start for sp in m.spans()]
+            out[m.id()] = [-1] * max(1, int(m.weight()))
+            m.next()
+        return out
+
+    def phrase_starts(self, folded: str) -> dict[int, list[int]]:
+        """docnum -> where a phrase of three or more word characters starts: its bigrams' positions
+        (character offsets) lined up.  The rarest bigram leads and the others are read only in its
+        documents, so 波羅夷 costs what 羅夷 costs, not what 波羅 costs; the same starts as Whoosh's
+        Phrase query (consecutive positions), several times faster than its span machinery."""
+        searcher = self.searcher
+        grams = [(k, folded[k:k + 2]) for k in range(len(folded) - 1)]
+        grams.sort(key=lambda kg: searcher.doc_frequency("bi", kg[1]))
+        lead_k, lead = grams[0]
+        rest = [(k, wq.Term("bi", g).matcher(searcher)) for k, g in grams[1:]]
+        out: dict[int, list[int]] = {}
+        m = wq.Term("bi", lead).matcher(searcher)
+        while m.is_active():
+            doc = m.id()
+            starts = {p - lead_k for p in m.value_as("positions")}
+            for k, other in rest:
+                if other.is_active() and other.id() < doc:
+                    other.skip_to(doc)
+                if not other.is_active() or other.id() != doc:
+                    starts = set()
+                    break
+                starts &= {p - k for p in other.value_as("positions")}
+                if not starts:
+                    break
+            if starts:
+                out[doc] = sorted(starts)
             m.next()
         return out
 

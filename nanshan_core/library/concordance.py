@@ -214,33 +214,7 @@ class Searcher:
         return chars
 
     def _phrase(self, folded: str) -> dict[int, list[int]]:
-        """Where a phrase of word characters starts: its bigrams' positions (character offsets)
-        lined up.  The rarest bigram leads and the others are read only in its documents, so a
-        phrase costs what its rarest part costs, not what 比丘 costs."""
-        from whoosh import query as wq
-        searcher = self.retriever.searcher
-        grams = [(k, folded[k:k + 2]) for k in range(len(folded) - 1)]
-        grams.sort(key=lambda kg: searcher.doc_frequency("bi", kg[1]))
-        lead_k, lead = grams[0]
-        rest = [(k, wq.Term("bi", g).matcher(searcher)) for k, g in grams[1:]]
-        out: dict[int, list[int]] = {}
-        m = wq.Term("bi", lead).matcher(searcher)
-        while m.is_active():
-            doc = m.id()
-            starts = {p - lead_k for p in m.value_as("positions")}
-            for k, other in rest:
-                if not starts:
-                    break
-                if other.is_active() and other.id() < doc:
-                    other.skip_to(doc)
-                if not other.is_active() or other.id() != doc:
-                    starts = set()
-                    break
-                starts &= {p - k for p in other.value_as("positions")}
-            if starts:
-                out[doc] = sorted(starts)
-            m.next()
-        return out
+        return self.retriever.phrase_starts(folded)
 
     def _scan_docs(self, char: str) -> dict[int, list[int]]:
         """One rare character: the passages the index says hold it, read from the pack."""
