@@ -17,7 +17,7 @@ from .answer import Answer, compose
 from ..text import clean_question
 from ..errors import QuestionError
 from ..corpus.pack import Pack
-from .retrieve import LAYERS, Material, Retriever
+from .retrieve import LAYERS, OTHER, Material, Retriever
 from .terms import Selection
 from .bridge import Matcher
 from .gate import Gate
@@ -65,6 +65,8 @@ class Result:
             "answer": {"text": a.text if a else "", "citations": [c.to_json() for c in (a.citations if a else [])]},
             "timing_ms": {k: round(v, 1) for k, v in self.timing_ms.items()},
         }
+        if a and a.panes.get(OTHER):      # a wider pack's works held the strongest passages
+            out["panes"][OTHER] = [c.to_json() for c in a.panes[OTHER]]
         if self.model:
             out["model"] = self.model
         if self.notes:

@@ -16,6 +16,9 @@ longer than the Vinaya texts and would otherwise crowd them out; within the
 vinaya layer no single work may take every slot.  元照's explanations are
 also reached through structure: in the combined editions his 記 follows the
 疏 it explains, and 資持記 quotes 行事鈔's words before explaining them.
+
+A wider pack's other works (其他律部 / 其他注疏) are a fourth, small set, taken only
+when one of them holds the strongest passage of all (Retriever.other_picks).
 """
 from __future__ import annotations
 
@@ -34,6 +37,7 @@ from .verify import coord_at
 from ..corpus.works import title_for
 
 LAYERS = ("vinaya", "daoxuan", "yuanzhao")
+OTHER = "other"          # works outside the three layers (a wider pack's 其他律部 / 其他注疏)
 
 
 @dataclass
@@ -45,6 +49,8 @@ class Quotas:
     per_layer: dict = field(default_factory=lambda: {"vinaya": 8, "daoxuan": 8, "yuanzhao": 8})
     per_work: dict = field(default_factory=lambda: {"T1428": 4})
     default_per_work: int = 4
+    other: int = 4                  # passages of works outside the three layers (see Retriever.other_picks)
+    other_per_work: int = 2
     clue_share: float = 0.25        # at most this share of a layer's slots from the clue table
     topic_share: float = 0.375      # at most this share from the chosen topics' own places (measured: tune sets)
     window: int = 720              # at most this many characters shown per material (sentence-aligned)
@@ -70,6 +76,7 @@ class Material:
     terms: list = field(default_factory=list)
     breaks: list = field(default_factory=list)   # offsets in text where a new paragraph begins
     lines: list = field(default_factory=list)    # [[offset in text, line id], ...]: where each printed line begins
+    group: str = ""      # a work outside the three layers: 其他律部 or 其他注疏 (how the 其他 pane labels it)
 
     def line_id_at(self, offset: int) -> int:
         """The printed line holding character ``offset`` of the shown text (D places quotes with it)."""
@@ -81,9 +88,12 @@ class Material:
         return {lid for _, lid in self.lines}
 
     def to_json(self) -> dict:
-        return {"n": self.n, "work": self.work, "title": self.title, "layer": self.layer,
-                "juan": self.juan, "para_id": self.para_id, "start": self.start_coord,
-                "text": self.text, "source": self.source, "terms": self.terms}
+        out = {"n": self.n, "work": self.work, "title": self.title, "layer": self.layer,
+               "juan": self.juan, "para_id": self.para_id, "start": self.start_coord,
+               "text": self.text, "source": self.source, "terms": self.terms}
+        if self.group:
+            out["group"] = self.group
+        return out
 
 
 @dataclass
@@ -215,11 +225,38 @@ class Retriever:
                 self._merge_links(ranking, picked + strong, scored)
             firsts = self._topic_picks(layer, topic_places, ranking, TOPIC_SLOTS if sure else UNSURE_SLOTS)
             chosen[layer] = self._pick(layer, clue_docs, ranking, firsts)
+        chosen[OTHER] = self.other_picks(scored)
         materials = [self._material(doc, source, score, folded_terms, terms, anchor)
-                     for layer in LAYERS for doc, source, score, anchor in chosen[layer]]
+                     for layer in (*LAYERS, OTHER) for doc, source, score, anchor in chosen[layer]]
         for i, m in enumerate(materials, 1):
             m.n = i
         return materials
+
+    @cached_property
+    def other_works(self) -> frozenset[str]:
+        """Works whose own layer is 'other' (the works a wider pack adds).  A default work's front
+        matter (a later preface, a 科 table) is 'other' only paragraph by paragraph: it is never
+        one of these and never reaches an answer."""
+        return frozenset(w for w, info in self.pack.works.items() if info.get("layer") == OTHER)
+
+    def other_picks(self, scored: dict) -> list[tuple]:
+        """The best passages of the other works, kept only when they hold the strongest passage.
+
+        "Strongest" uses the scores that rank every layer (``score_passages``: BM25 of the
+        terms with coverage and nearness, times the place boosts of the question's topic and
+        clue sections): the best other passage must score higher than every passage of the
+        three layers, not only those chosen.  Otherwise nothing is taken, so the three panes
+        answer alone and a pack without other works answers exactly as before."""
+        if not self.other_works:
+            return []
+        ranking = {d: (v[0], "search") for d, v in scored.items()
+                   if self.chunks[d].layer == OTHER and self.chunks[d].work in self.other_works}
+        if not ranking:
+            return []
+        best_three = max((v[0] for d, v in scored.items() if self.chunks[d].layer in LAYERS), default=0.0)
+        if max(v[0] for v in ranking.values()) <= best_three:
+            return []
+        return self._pick(OTHER, [], ranking)
 
     def _topic_picks(self, layer: str, topic_places: list[list["Place"]], ranking: dict,
                      slots: tuple = None) -> list[tuple]:
@@ -246,7 +283,7 @@ class Retriever:
               firsts: list[tuple] | None = None) -> list[tuple]:
         """Fill a layer's quota: the topics' own passages, clue passages (up to a share), then the
         best by score."""
-        quota = self.quotas.per_layer[layer]
+        quota = self.quotas.other if layer == OTHER else self.quotas.per_layer[layer]
         per_work: dict[str, int] = {}
         picks: list[tuple] = []
         taken: set[int] = set()
@@ -331,6 +368,8 @@ class Retriever:
         return m
 
     def _work_cap(self, work: str) -> int:
+        if work in self.other_works:
+            return self.quotas.other_per_work
         return self.quotas.per_work.get(work, self.quotas.default_per_work)
 
     def _clue_docs(self, clue_coords: list[str]) -> list[tuple[int, int]]:
@@ -414,6 +453,8 @@ class Retriever:
         m = Material(0, c.layer, c.work, title, c.juan, c.fascicle, c.id, para_id, start, end,
                      text, "", source, round(score, 3), found, breaks, lines)
         m.start_coord = coord_at(self.pack, m, 0)
+        if c.work in self.other_works:
+            m.group = self.pack.works[c.work].get("grp") or ""
         return m
 
     def _run_on(self, doc: int, text: str, lines: list, breaks: list) -> tuple[str, list, list]:
