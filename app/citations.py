@@ -15,7 +15,7 @@ SOURCE_LABELS = {"glossary": "词表", "question": "问句", "offence": "罪名"
                  "topic": "主题"}
 LEVEL_LABELS = {"line": "行级", "paragraph": "段级", "unverified": "此处出处未通过核验"}
 MATERIAL_SOURCE_LABELS = {"clue": "线索", "link": "注释对应", "search": "检索", "topic": "主题"}
-LAYER_TITLES = {"vinaya": "律本", "daoxuan": "道宣", "yuanzhao": "元照"}
+LAYER_TITLES = {"vinaya": "律本", "daoxuan": "道宣", "yuanzhao": "元照", "other": "其他"}
 
 
 def href(kind: str, value) -> str:
