@@ -120,4 +120,4 @@ def test_wide_pack_other_pane_only_for_other_works(wide_engine):
             assert res.to_json()["panes"]["other"]
         else:
             assert "other" not in res.to_json()["panes"]
-    assert shown < 30          # the three panes keep answering most questions
+    assert 0 < shown < 30      # the strongest passage is elsewhere for some questions, not most
