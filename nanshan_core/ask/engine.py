@@ -10,9 +10,9 @@ import math
 import time
 from dataclasses import dataclass, field
 
-from .. import clues as clue_mod
+from . import clues as clue_mod
 
-from .. import terms as terms_mod
+from . import terms as terms_mod
 from .answer import Answer, compose
 from ..text import clean_question
 from ..errors import QuestionError

@@ -24,7 +24,7 @@ from typing import Callable
 
 from .. import __version__
 
-from .. import index as nindex
+from . import index as nindex
 
 from . import skeleton
 from ..errors import BuildCancelled, CorpusError

@@ -19,8 +19,7 @@ from functools import cached_property
 from pathlib import Path
 
 from . import coords
-
-from .. import index as nindex
+from . import index as nindex
 from .build import DB_NAME, MANIFEST, sha256_file
 from ..errors import CoordError, PackError
 from .normalize import Normalizer
