@@ -14,8 +14,8 @@ import time
 from dataclasses import dataclass, field
 
 from ..corpus.pack import Pack
-from .retrieve import LAYERS, OTHER, Material, term_groups
 from ..text import CLOSERS, FULL_STOP, sentence_spans
+from .retrieve import LAYERS, OTHER, Material, term_groups
 from .verify import Citation, verify
 
 NO_SIFENLU = "仅依《四分律》，此问无明文。"

@@ -26,9 +26,9 @@ import re
 from dataclasses import dataclass, field
 
 from ..corpus.normalize import simplify
+from ..corpus.topics import Skeleton, Topic
 from ..paths import load_resource_json, resource_path
 from ..text import FUNCTION_CHARS, is_content_bigram, is_word_char
-from ..corpus.topics import Skeleton, Topic
 
 # Evidence weights (per character covered): a name the reader typed is the strongest sign.
 NAME_WEIGHT = 3.0

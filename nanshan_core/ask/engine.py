@@ -11,17 +11,16 @@ import time
 from dataclasses import dataclass, field
 
 from . import clues as clue_mod
-
 from . import terms as terms_mod
-from .answer import Answer, compose
-from ..text import clean_question
-from ..errors import QuestionError
 from ..corpus.pack import Pack
-from .retrieve import LAYERS, OTHER, Material, Retriever
-from .terms import Selection
+from ..corpus.topics import Skeleton
+from ..errors import QuestionError
+from ..text import clean_question
+from .answer import Answer, compose
 from .bridge import Matcher
 from .gate import Gate
-from ..corpus.topics import Skeleton
+from .retrieve import LAYERS, OTHER, Material, Retriever
+from .terms import Selection
 
 MAX_QUESTION = 500
 SURE_PLACES = 0.5       # confidence from which a topic's places take their full share of a layer

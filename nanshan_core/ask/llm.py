@@ -22,12 +22,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from ..errors import ModelError
+from ..paths import resource_path, user_data_dir
 from ..text import sentence_spans
 from .answer import Answer, compose
 from .draft import SET_ASIDE_NOTICE, Draft, set_aside_reason
 from .remembered import AnswerCache, Remembered, answer_key, model_identity
-from ..errors import ModelError
-from ..paths import resource_path, user_data_dir
 from .retrieve import LAYERS, OTHER, Material
 from .terms import CATEGORIES, Term
 from .verify import Citation, citations_in, strip_coordinates

@@ -30,11 +30,11 @@ from functools import cached_property
 
 from whoosh import query as wq
 
-from ..errors import CoordError
 from ..corpus.pack import Pack, PassageRow, line_in_table
+from ..corpus.works import title_for
+from ..errors import CoordError
 from ..text import sentence_spans
 from .verify import coord_at
-from ..corpus.works import title_for
 
 LAYERS = ("vinaya", "daoxuan", "yuanzhao")
 OTHER = "other"          # works outside the three layers (a wider pack's 其他律部 / 其他注疏)

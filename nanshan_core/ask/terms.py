@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 
 from ..corpus.normalize import simplify
 from ..paths import load_resource_json
-from .gate import Refusal, check as gate_check
 from ..text import FUNCTION_CHARS as _FUNCTION_CHARS, is_content_bigram, is_word_char
+from .gate import Refusal, check as gate_check
 
 CATEGORIES = ("戒相", "戒体", "羯磨", "僧制", "史传", "超范围")
 MAX_TERMS = 7

@@ -22,16 +22,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from .. import __version__
-
 from . import index as nindex
-
 from . import skeleton
+from .. import __version__
 from ..errors import BuildCancelled, CorpusError
-from .normalize import Normalizer
-from .tei import Fascicle, Header, read_file
 from ..text import PASSAGE_TARGET, chunk_spans, cjk_count
 from .links import LinkPassage, build_links
+from .normalize import Normalizer
+from .tei import Fascicle, Header, read_file
 from .works import check_fascicles_complete, default_works, explains, find_work_files, normalise_work_id, work_info
 
 # progress(stage, done, total, message); raise BuildCancelled inside to stop.

@@ -20,10 +20,10 @@ from pathlib import Path
 
 from . import coords
 from . import index as nindex
-from .build import DB_NAME, MANIFEST, sha256_file
 from ..errors import CoordError, PackError
-from .normalize import Normalizer
 from ..paths import default_pack_dir
+from .build import DB_NAME, MANIFEST, sha256_file
+from .normalize import Normalizer
 
 
 @dataclass(frozen=True)

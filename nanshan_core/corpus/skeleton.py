@@ -34,8 +34,8 @@ from typing import Callable
 
 from ..errors import CorpusError
 from ..paths import load_resource_json
-from .tei import read_file
 from ..text import is_word_char
+from .tei import read_file
 from .works import find_work_files, work_info
 
 # class code, name in the 戒本 headers, the formula that ends each of its rules

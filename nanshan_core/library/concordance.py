@@ -26,11 +26,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, NamedTuple
 
-from ..corpus.build import UNSEARCHED_KINDS
-from ..errors import NanshanError
 from ..ask.retrieve import Retriever
-from ..text import is_word_char
+from ..corpus.build import UNSEARCHED_KINDS
 from ..corpus.works import LAYER_NAMES
+from ..errors import NanshanError
+from ..text import is_word_char
 
 CONTEXT = 24
 MAX_PHRASE = 40

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..ask.engine import Engine
-from ..errors import NanshanError
 from ..ask.retrieve import LAYERS
+from ..errors import NanshanError
 from ..text import is_word_char
 
 _LB = re.compile(r'<lb\b([^>]*)/>')
