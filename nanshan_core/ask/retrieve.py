@@ -217,9 +217,9 @@ class Retriever:
         folded_terms = [self.pack.normalizer.fold_query(t) for t in terms]
         chosen: dict[str, list[tuple]] = {}
         for layer in LAYERS:
-            ranking = {d: (v[0], "search") for d, v in scored.items() if self.chunks[d].layer == layer}
+            ranking = {d: (v[0], "search") for d, v in scored.items() if self._in_layer(d, layer)}
             if layer == "yuanzhao":
-                strong = sorted(((d, v[0]) for d, v in scored.items() if self.chunks[d].layer == "daoxuan"),
+                strong = sorted(((d, v[0]) for d, v in scored.items() if self._in_layer(d, "daoxuan")),
                                 key=lambda x: -x[1])[:10]
                 picked = [(d, sc) for d, _, sc, _ in chosen.get("daoxuan", [])]
                 self._merge_links(ranking, picked + strong, scored)
@@ -239,6 +239,12 @@ class Retriever:
         one of these and never reaches an answer."""
         return frozenset(w for w, info in self.pack.works.items() if info.get("layer") == OTHER)
 
+    def _in_layer(self, doc: int, layer: str) -> bool:
+        """A passage of one of the three layers: its own layer, in a work of the default corpus (a
+        wider pack's other works may carry 疏/記 markup of their own; they stay in 其他)."""
+        c = self.chunks[doc]
+        return c.layer == layer and c.work not in self.other_works
+
     def other_picks(self, scored: dict) -> list[tuple]:
         """The best passages of the other works, kept only when they hold the strongest passage.
 
@@ -249,11 +255,11 @@ class Retriever:
         answer alone and a pack without other works answers exactly as before."""
         if not self.other_works:
             return []
-        ranking = {d: (v[0], "search") for d, v in scored.items()
-                   if self.chunks[d].layer == OTHER and self.chunks[d].work in self.other_works}
+        ranking = {d: (v[0], "search") for d, v in scored.items() if self.chunks[d].work in self.other_works}
         if not ranking:
             return []
-        best_three = max((v[0] for d, v in scored.items() if self.chunks[d].layer in LAYERS), default=0.0)
+        best_three = max((v[0] for d, v in scored.items() if any(self._in_layer(d, x) for x in LAYERS)),
+                         default=0.0)
         if max(v[0] for v in ranking.values()) <= best_three:
             return []
         return self._pick(OTHER, [], ranking)
@@ -300,7 +306,7 @@ class Retriever:
             take(doc, source, score, anchor)
         max_clue = max(1, int(quota * self.quotas.clue_share))
         for doc, anchor in clue_docs:
-            if self.chunks[doc].layer == layer and sum(p[1] == "clue" for p in picks) < max_clue:
+            if self._in_layer(doc, layer) and sum(p[1] == "clue" for p in picks) < max_clue:
                 # the clue's own passage: a "better" neighbour may already be the next section
                 # (擯出羯磨 is followed by 依止羯磨); neighbours compete through the section boost
                 take(doc, "clue", ranking.get(doc, (0.0,))[0], anchor)
@@ -329,7 +335,7 @@ class Retriever:
             for near, factor in ((doc, 1.0), (doc - 1, 0.5), (doc + 1, 0.5)):
                 for dst, w in self.links.get(near, ()):
                     for d2, f2 in ((dst, 1.0), (dst - 1, 0.4), (dst + 1, 0.4)):
-                        if not 0 <= d2 < len(self.chunks) or self.chunks[d2].layer != "yuanzhao":
+                        if not 0 <= d2 < len(self.chunks) or not self._in_layer(d2, "yuanzhao"):
                             continue
                         own = scored.get(d2, (0.0,))[0]
                         linked = 1.5 * own + 0.35 * dscore * factor * f2 * min(1.0, w / 4) + (0.5 if own else 0)
@@ -353,7 +359,7 @@ class Retriever:
                 span = self.CHAPTER_MAX if a.role == "chapter" else self.SECTION_MAX
                 if nxt is not None and doc < nxt[0] <= doc + span:
                     end = nxt[0] + (1 if nxt[1] > 0 else 0)
-            if self.chunks[doc].layer == a.layer:
+            if self._in_layer(doc, a.layer):
                 out.append(Place(a.layer, a.work, doc, max(end, doc + 1), off))
         return out
 
@@ -450,7 +456,8 @@ class Retriever:
         rid, _ = psg.record_at(start)
         para_id = self.pack.record(rid).para_id
         title = title_for(c.work, c.layer, self.pack.works[c.work]["short"])
-        m = Material(0, c.layer, c.work, title, c.juan, c.fascicle, c.id, para_id, start, end,
+        layer = OTHER if c.work in self.other_works else c.layer
+        m = Material(0, layer, c.work, title, c.juan, c.fascicle, c.id, para_id, start, end,
                      text, "", source, round(score, 3), found, breaks, lines)
         m.start_coord = coord_at(self.pack, m, 0)
         if c.work in self.other_works:
