@@ -184,3 +184,39 @@ def test_choosing_unbuilt_wider_pack_asks_first(open_window, monkeypatch, tmp_pa
     assert seen and "尚未生成" in seen[0] and "不会覆盖" in seen[0]
     assert not (tmp_path / "corpus_pack_all").exists()
     assert _menu_state(w)[0][1] is True and w.session.pack.path == full_pack.path
+
+
+def test_building_wider_pack_shows_progress_and_cancels_cleanly(open_window, monkeypatch, tmp_path, full_pack,
+                                                                 qtbot):
+    """「生成」 starts the whole-律部 build from the CBETA tree with a progress bar; 取消 stops it,
+    leaves nothing at the wider location, and the window stays on the default pack."""
+    from app.firstrun import FirstRunDialog
+    target = tmp_path / "corpus_pack_all"
+    monkeypatch.setenv("NANSHAN_WIDE_PACK", str(target))
+    monkeypatch.setenv("NANSHAN_PACK", str(full_pack.path))
+    w = open_window()
+    seen: dict = {}
+
+    def drive():
+        dialog = QApplication.activeModalWidget()
+        if isinstance(dialog, QMessageBox):
+            dialog.button(QMessageBox.StandardButton.Yes).click()
+        elif isinstance(dialog, FirstRunDialog):
+            if "started" not in seen:
+                seen["started"] = str(dialog.out)
+                dialog.build_button.click()
+            elif dialog.building and dialog.progress.isVisible() and dialog.detail.text() and "progress" not in seen:
+                seen["progress"] = dialog.detail.text()
+                dialog.cancel()
+            elif not dialog.building and "progress" in seen:
+                seen["status"] = dialog.status.text()
+                dialog.cancel()              # not building: closes the dialog
+                return
+        QTimer.singleShot(20, drive)
+    QTimer.singleShot(20, drive)
+    QTimer.singleShot(180_000, lambda: QApplication.activeModalWidget() and QApplication.activeModalWidget().close())
+    assert not w.pack_menu.choose("wide")
+    assert seen["started"] == str(target) and seen["progress"]
+    assert "已取消" in seen["status"]
+    assert not target.exists()
+    assert w.session.pack.path == full_pack.path and _menu_state(w)[0][1] is True
