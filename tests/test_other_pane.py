@@ -89,6 +89,24 @@ def test_small_pack_no_other_pane_when_three_layers_are_stronger(other_engine):
     assert "【其他】" not in format_result(res)
 
 
+def test_a_work_outside_the_default_corpus_is_other_throughout(cbeta_dir, tmp_path):
+    """X0703 (菩薩戒羯磨文釋) marks its text and commentary like the combined editions; outside
+    the default corpus it must still be layer other in every record and passage, or its
+    passages would stand in the 道宣 and 元照 panes."""
+    from nanshan_core.ask.retrieve import Retriever
+    from nanshan_core.corpus.build import build_pack
+    from nanshan_core.corpus.pack import Pack
+    build_pack(cbeta_dir, tmp_path / "x0703", works=["X0703", "T1900"])
+    pack = Pack(tmp_path / "x0703", verify="sizes")
+    layers = dict(pack.db.execute(
+        "SELECT p.layer, COUNT(*) FROM passages p JOIN fascicles f ON p.fascicle=f.id "
+        "WHERE f.work='X0703' GROUP BY p.layer").fetchall())
+    assert set(layers) == {"other"} and layers["other"] > 10
+    assert pack.db.execute("SELECT COUNT(*) FROM records r JOIN fascicles f ON r.fascicle=f.id "
+                           "WHERE f.work='X0703' AND r.layer!='other'").fetchone()[0] == 0
+    assert Retriever(pack).other_works == {"X0703"}
+
+
 @pytest.fixture(scope="module")
 def wide_engine():
     from nanshan_core.ask.engine import Engine
