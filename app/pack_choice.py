@@ -32,10 +32,6 @@ CHOICE_KEY = "pack_choice"
 DEFAULT, WIDE = "default", "wide"
 
 
-def tr(text: str) -> str:
-    return QCoreApplication.translate("PackChoice", text)
-
-
 def pack_dirs() -> dict[str, Path]:
     return {DEFAULT: default_pack_dir(), WIDE: wide_pack_dir()}
 
@@ -71,8 +67,9 @@ def open_remembered(userdata):
         return open_session(path, userdata), None
     except PackError as exc:
         userdata.set(CHOICE_KEY, DEFAULT)
-        note = tr("上次选用的「全部律部」语料包无法打开（{0}），已改用默认语料包。"
-                  "可在 文件 → 语料包 中重新选择或重新生成。").format(exc)
+        note = QCoreApplication.translate(
+            "PackChoice", "上次选用的「全部律部」语料包无法打开（{0}），已改用默认语料包。"
+            "可在 文件 → 语料包 中重新选择或重新生成。").format(exc)
         return None, note
 
 
@@ -104,7 +101,8 @@ class PackMenu(QMenu):
     """「默认（21 部）」 / 「全部律部（N 部）」, one checked: the pack the window works on."""
 
     def __init__(self, window):
-        super().__init__(tr("语料包"), window)
+        super().__init__(window)
+        self.setTitle(self.tr("语料包"))
         self.setObjectName("packMenu")
         self.window_ = window
         self.switch_ms: float | None = None       # the last switch, until the window was usable
@@ -124,11 +122,11 @@ class PackMenu(QMenu):
     def label(self, key: str) -> str:
         if key == DEFAULT:
             n = work_count(pack_dirs()[DEFAULT]) or len(default_works())
-            return tr("默认（{0} 部）").format(n)
+            return self.tr("默认（{0} 部）").format(n)
         n = work_count(pack_dirs()[WIDE])
         if n is not None:
-            return tr("全部律部（{0} 部）").format(n)
-        return tr("全部律部（尚未生成，选此生成）")
+            return self.tr("全部律部（{0} 部）").format(n)
+        return self.tr("全部律部（尚未生成，选此生成）")
 
     def refresh(self) -> None:
         current = current_choice(self.window_.session.pack)
@@ -143,7 +141,7 @@ class PackMenu(QMenu):
             self.refresh()
             return True
         if w._asking or w.generating:
-            w.messages.error(tr("正在作答：答完后再切换语料包。"), tag="pack")
+            w.messages.error(self.tr("正在作答：答完后再切换语料包。"), tag="pack")
             self.refresh()
             return False
         path = pack_dirs()[key]
@@ -159,14 +157,14 @@ class PackMenu(QMenu):
         try:
             session = open_session(path, w.userdata)
         except PackError as exc:
-            w.messages.error(tr("无法打开语料包 {0}：{1}").format(path, exc), tag="pack")
+            w.messages.error(self.tr("无法打开语料包 {0}：{1}").format(path, exc), tag="pack")
             self.refresh()
             return False
         switch_session(w, session)
         w._save(w.userdata.set, CHOICE_KEY, key)
         w.readyChanged.connect(self._ready_after_switch(t))
         self.refresh()
-        w.notify(tr("已换用语料包：{0}").format(self.label(key)))
+        w.notify(self.tr("已换用语料包：{0}").format(self.label(key)))
         return True
 
     def _ready_after_switch(self, t0: float):
@@ -183,17 +181,17 @@ class PackMenu(QMenu):
         from .firstrun import FirstRunDialog
         cbeta = find_cbeta()
         n = len(all_works(cbeta)) if cbeta else 0
-        text = tr("「全部律部」语料包尚未生成。现在从 CBETA 目录生成吗？\n\n"
+        text = self.tr("「全部律部」语料包尚未生成。现在从 CBETA 目录生成吗？\n\n"
                   "共约 {0} 部，约需 5–6 分钟、1.5 GB 内存；生成到 {1}，与默认语料包并存，不会覆盖它。"
                   "生成中可以取消。").format(n or "?", path)
-        box = QMessageBox(QMessageBox.Icon.Question, tr("生成全部律部语料包"), text,
+        box = QMessageBox(QMessageBox.Icon.Question, self.tr("生成全部律部语料包"), text,
                           QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self.window_)
         box.setObjectName("buildWideBox")
-        box.button(QMessageBox.StandardButton.Yes).setText(tr("生成"))
-        box.button(QMessageBox.StandardButton.No).setText(tr("不生成"))
+        box.button(QMessageBox.StandardButton.Yes).setText(self.tr("生成"))
+        box.button(QMessageBox.StandardButton.No).setText(self.tr("不生成"))
         if box.exec() != QMessageBox.StandardButton.Yes:
             return False
-        intro = tr("<p><b>生成「全部律部」语料包</b>：CBETA 律部的全部著作，默认 21 部之外的归入「其他律部」"
+        intro = self.tr("<p><b>生成「全部律部」语料包</b>：CBETA 律部的全部著作，默认 21 部之外的归入「其他律部」"
                    "「其他注疏」，只在书库、原文检索和答案的「其他」栏中出现。</p>")
         dialog = FirstRunDialog("", out=path, cbeta=cbeta, parent=self.window_, works="all", intro=intro)
         dialog.setObjectName("buildWideDialog")

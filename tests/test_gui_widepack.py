@@ -75,13 +75,18 @@ def test_switch_to_wider_pack_keeps_question_and_is_remembered(open_window, wide
     assert UserData().get("pack_choice") == "wide"
     result = _ask(qtbot, w, WINE)
     assert any(m.layer == "other" for m in result.materials)
+    # NANSHAN_PACK (set here to the default pack) and --pack say otherwise than the remembered choice
+    session, reason = open_or_build(None, interactive=False)
+    assert reason is None and session.pack.path.resolve() == full_pack.path.resolve()
     # a new window, started as the app starts, opens the remembered pack
     monkeypatch_env = pytest.MonkeyPatch()
     monkeypatch_env.delenv("NANSHAN_PACK")
     try:
+        explicit, _ = open_or_build(str(full_pack.path), interactive=False)
         session, reason = open_or_build(None, interactive=False)
     finally:
         monkeypatch_env.undo()
+    assert explicit.pack.path.resolve() == full_pack.path.resolve()
     assert reason is None and session.pack.path.resolve() == wide_env.resolve()
     w2 = MainWindow(session, gui_fonts, autoload_model=False)
     qtbot.addWidget(w2)
