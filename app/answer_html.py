@@ -373,8 +373,10 @@ def card_html(m, cits: list, terms: list[str], fold, fold_query, forms: dict, pa
     width = 3 if focused else 1
     source = _label(MATERIAL_SOURCE_LABELS, m.source)
     source_color = {"clue": pal.clue, "link": pal.link_source}.get(m.source, pal.muted)
+    group = getattr(m, "group", "")     # a work outside the three layers says which group it is
     head = (f'<b>[{m.n}]</b> 《{esc(m.title)}》卷{m.juan}　{coord_link(m.start_coord, pal)}'
-            f'　<span style="color:{source_color}; font-weight:bold;">{source}</span>')
+            f'　<span style="color:{source_color}; font-weight:bold;">{source}</span>'
+            + (f'　<span style="color:{pal.muted};">〔{esc(group)}〕</span>' if group else ""))
     verdicts = [_verdict_html(m.n, k, c, forms, pal) for k, c in enumerate(cits)]
     if not verdicts:
         unquoted = translate("answer_html", "本材料未被引用")

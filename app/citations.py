@@ -22,7 +22,7 @@ LEVEL_LABELS = {"line": QT_TRANSLATE_NOOP("citations", "行级"), "paragraph": Q
 MATERIAL_SOURCE_LABELS = {"clue": QT_TRANSLATE_NOOP("citations", "线索"), "link": QT_TRANSLATE_NOOP("citations", "注释对应"),
                           "search": QT_TRANSLATE_NOOP("citations", "检索"), "topic": QT_TRANSLATE_NOOP("citations", "主题")}
 LAYER_TITLES = {"vinaya": QT_TRANSLATE_NOOP("citations", "律本"), "daoxuan": QT_TRANSLATE_NOOP("citations", "道宣"),
-                "yuanzhao": QT_TRANSLATE_NOOP("citations", "元照")}
+                "yuanzhao": QT_TRANSLATE_NOOP("citations", "元照"), "other": QT_TRANSLATE_NOOP("citations", "其他")}
 
 
 def label(table: dict, key: str) -> str:

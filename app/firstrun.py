@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (QDialog, QFileDialog, QHBoxLayout, QLabel, QProgr
                                QVBoxLayout)
 
 from nanshan_core.corpus.build import build_pack
+from nanshan_core.corpus.works import all_works
 from nanshan_core.errors import BuildCancelled, CorpusError
 from nanshan_core.i18n import localize
 from nanshan_core.paths import bundled_pack_dir, find_cbeta, user_pack_dir
@@ -58,15 +59,19 @@ def check_cbeta(folder: Path | None) -> str | None:
 class FirstRunDialog(QDialog):
     """Explains that there is no pack, and builds one."""
 
-    def __init__(self, reason: str, out: Path | None = None, cbeta: Path | None = None, parent=None):
+    def __init__(self, reason: str, out: Path | None = None, cbeta: Path | None = None, parent=None,
+                 works: list[str] | str | None = None, intro: str | None = None):
+        """``works``: the works to build (default: the default corpus; "all": the whole 律部 of the
+        CBETA tree chosen); ``intro``: what the dialog says instead of 「还没有语料包」."""
         super().__init__(parent)
         self.setWindowTitle(self.tr("南山问律 · 生成语料包"))
         self.out = Path(out) if out else pack_target()
         self.cbeta = Path(cbeta) if cbeta else find_cbeta()
+        self.works = works
         self.manifest: dict | None = None
         self._cancel = threading.Event()
         self.runner = Runner(1, self)
-        intro = QLabel(self.tr(
+        intro = QLabel(intro or self.tr(
             "<p><b>还没有语料包。</b>南山问律只从 CBETA 原典作答，需要先把 CBETA 的 XML 文件"
             "整理成语料包（约 2 分钟，只需一次）。</p>"
             "<p><small>原因：{reason}</small></p>").format(reason=localize(reason)))
@@ -150,7 +155,8 @@ class FirstRunDialog(QDialog):
             if self._cancel.is_set():
                 raise BuildCancelled(self.tr("已取消生成语料包，没有留下不完整的文件。"))
             progress((stage, done, total, message))
-        return build_pack(cbeta, out, progress=report)
+        works = all_works(cbeta) if self.works == "all" else self.works
+        return build_pack(cbeta, out, works, progress=report)
 
     def _progress(self, info) -> None:
         stage, done, total, message = info

@@ -13,7 +13,7 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QMarginsF
 from PySide6.QtGui import QPageLayout, QPageSize, QPdfWriter, QTextDocument
 
-from nanshan_core.ask.retrieve import LAYERS
+from nanshan_core.ask.retrieve import LAYERS, OTHER
 from nanshan_core.i18n import TRADITIONAL, language, localize
 
 from . import answer_html as ah
@@ -85,6 +85,7 @@ def handout_html(result, session) -> str:
         _answer_block(result, session.forms),
         translate("handout", "<h2>三层引文与出处</h2>"),
         *(_layer_block(result, layer, session.forms, materials) for layer in LAYERS),
+        *([_layer_block(result, OTHER, session.forms, materials)] if result.answer.panes.get(OTHER) else []),
         "<hr/>",
         translate("handout", "<p><small>坐标说明：行级＝引文第一个字所在的印本行；段级＝只能定位到该段起始行；"
                   "「此处出处未通过核验」＝未能在材料中找到该句，保留原句但不给出处。"

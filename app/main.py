@@ -49,6 +49,13 @@ def open_or_build(pack: str | None, interactive: bool, userdata=None):
     from nanshan_core.userdata import UserData
     from .session import open_session
     userdata = userdata or UserData()
+    if not pack:          # 文件 → 语料包 remembers the wider pack; a broken one falls back with a note
+        from .pack_choice import open_remembered
+        session, note = open_remembered(userdata)
+        if session is not None:
+            return session, None
+        if note:
+            userdata.messages.append(note)       # the window shows these in its message line
     pack = pack or remembered_pack(userdata)
     try:
         return open_session(pack, userdata), None

@@ -1,4 +1,4 @@
-"""The answer view and the three layer panes (律本 / 道宣 / 元照).
+"""The answer view, the three layer panes (律本 / 道宣 / 元照) and the fourth, 其他.
 
 Each is a QTextBrowser showing a document built in answer_html; links are
 our own addresses and are handed to the window instead of being followed.
@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from PySide6.QtCore import QPoint, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QTextCharFormat, QTextCursor
-from PySide6.QtWidgets import QLabel, QTextBrowser, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QTextBrowser, QToolButton, QVBoxLayout, QWidget
 
 from . import answer_html as ah
+from nanshan_core.ask.retrieve import LAYERS, OTHER
+
 from .citations import LAYER_TITLES, label, parse_href
 from .i18n import again
 from .theme import Palette
@@ -154,3 +156,81 @@ class LayerPane(QWidget):
 
     def card_text(self) -> str:
         return self.view.toPlainText()
+
+
+class OtherPane(LayerPane):
+    """Works outside the three layers (a wider pack's 其他律部 / 其他注疏), shown only for an answer
+    where one of them holds the strongest passage (Retriever.other_picks); absent otherwise.
+
+    It opens expanded when it appears — it holds the passage that matched best, and a reader
+    should not have to find it — and folds to a narrow strip at the side with one click; the
+    fold is kept for the next answers until the reader opens it again.  Each card names its
+    work's group, so a passage of 其他律部 is never mistaken for the 律本 pane's."""
+
+    STRIP = 34       # width of the folded strip
+
+    def __init__(self, parent=None):
+        super().__init__(OTHER, parent)
+        self.collapsed = False
+        self.toggle = QToolButton()
+        self.toggle.setObjectName("otherToggle")
+        self.toggle.setAutoRaise(True)
+        self.toggle.clicked.connect(lambda: self.set_collapsed(not self.collapsed))
+        self.note = QLabel(self.tr("三层之外的律部著作：本问最相关的段落在其中。点标题可折叠。"))
+        self.note.setObjectName("paneNote")
+        self.note.setWordWrap(True)
+        lay = self.layout()
+        lay.removeWidget(self.title)
+        self.title.hide()
+        lay.insertWidget(0, self.toggle)
+        lay.insertWidget(1, self.note)
+        self.hide()
+        self._relabel()
+
+    def _relabel(self) -> None:
+        n = len(self.materials)
+        if self.collapsed:     # a vertical tab: one character a line
+            self.toggle.setText("◂\n" + "\n".join(self.tr("其他")) + (f"\n{n}" if n else ""))
+            self.toggle.setToolTip(self.tr("展开「其他」：三层之外的律部著作"))
+        else:
+            label = self.tr("其他（{0}）").format(n) if n else self.tr("其他")
+            self.toggle.setText("▸ " + label)
+            self.toggle.setToolTip(self.tr("折叠「其他」"))
+
+    def set_collapsed(self, on: bool) -> None:
+        self.collapsed = bool(on)
+        self.view.setVisible(not self.collapsed)
+        self.note.setVisible(not self.collapsed)
+        self.setMaximumWidth(self.STRIP if self.collapsed else 16777215)
+        self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self._relabel()
+        splitter = self.parentWidget()
+        if not self.collapsed and hasattr(splitter, "sizes"):   # take a fair share back
+            sizes = splitter.sizes()
+            share = sum(sizes) // max(1, sum(1 for w in sizes if w))
+            i = splitter.indexOf(self)
+            if i >= 0 and sizes[i] < share // 2:
+                sizes[i] = share
+                splitter.setSizes(sizes)
+
+    def show_materials(self, materials, citations, terms, session, pal, focus=None) -> None:
+        super().show_materials(materials, citations, terms, session, pal, focus)
+        self.setVisible(bool(materials))
+        self.set_collapsed(self.collapsed)
+
+    def clear(self, note: str = "") -> None:
+        super().clear(note)
+        self.hide()
+        self._relabel()
+
+    def focus_material(self, n: int, pal: Palette) -> None:
+        if self.collapsed:          # a link to one of its cards opens it
+            self.set_collapsed(False)
+        super().focus_material(n, pal)
+
+
+PANE_LAYERS = (*LAYERS, OTHER)
+
+
+def make_pane(layer: str) -> LayerPane:
+    return OtherPane() if layer == OTHER else LayerPane(layer)

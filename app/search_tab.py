@@ -53,9 +53,7 @@ class SearchTab(QWidget):
         for key in ("vinaya", "daoxuan", "yuanzhao", "other"):
             self.layer_box.addItem(LAYER_NAMES[key], key)
         self.work_box = QComboBox()
-        self.work_box.addItem(self.tr("全部经典"), None)
-        for wid, info in session.pack.works.items():
-            self.work_box.addItem(f"{wid} {info['short']}", wid)
+        self._fill_works()
         go = QPushButton(self.tr("检索"))
         go.clicked.connect(self.run)
         self.export_button = QPushButton(self.tr("导出 CSV…"))
@@ -100,6 +98,22 @@ class SearchTab(QWidget):
         lay.addLayout(top)
         lay.addLayout(nav)
         lay.addWidget(self.table, 1)
+        self._update_nav()
+
+    def _fill_works(self) -> None:
+        self.work_box.clear()
+        self.work_box.addItem(self.tr("全部经典"), None)
+        for wid, info in self.session.pack.works.items():
+            self.work_box.addItem(f"{wid} {info['short']}", wid)
+
+    def set_session(self, session) -> None:
+        """Another pack (文件 → 语料包): its works to choose from, its text to search; the phrase stays."""
+        self.session = session
+        self._searcher, self.result, self.page, self._warmed = None, None, 0, False
+        self._fill_works()
+        self.model.removeRows(0, self.model.rowCount())
+        self.counts.setText(self.tr("已换语料包，按回车重新检索。"))
+        self.export_button.setEnabled(False)
         self._update_nav()
 
     def showEvent(self, event) -> None:

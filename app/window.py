@@ -28,7 +28,6 @@ from nanshan_core.ask import llm
 from nanshan_core.ask.engine import check_question
 from nanshan_core.errors import NanshanError, QuestionError
 from nanshan_core.i18n import localize
-from nanshan_core.ask.retrieve import LAYERS
 
 from . import answer_html as ah
 from . import handout, i18n, welcome
@@ -40,7 +39,8 @@ from .library import LibraryDock
 from .message_bar import MessageBar
 from .model_ctl import ModelController
 from .model_menu import ModelIndicator, ModelMenu
-from .panes import LayerPane, TextPane
+from .pack_choice import PackMenu
+from .panes import PANE_LAYERS, TextPane, make_pane
 from .question_bar import QuestionBar
 from .reader import ReaderTab
 from .search_tab import SearchTab
@@ -171,7 +171,7 @@ class MainWindow(QMainWindow):
         self.answer_view = TextPane()
         self.answer_view.setObjectName("answerView")
         self.answer_view.linkActivated.connect(self.handle_link)
-        self.panes = {layer: LayerPane(layer) for layer in LAYERS}
+        self.panes = {layer: make_pane(layer) for layer in PANE_LAYERS}   # 其他 shows only when it holds the best
         layers = QSplitter(Qt.Orientation.Horizontal)
         for pane in self.panes.values():
             pane.view.linkActivated.connect(self.handle_link)
@@ -264,6 +264,9 @@ class MainWindow(QMainWindow):
             act.setEnabled(False)
         m = self.menuBar().addMenu(self.tr("文件"))
         m.addActions([self.act_export_html, self.act_export_pdf, self.act_export_feedback])
+        m.addSeparator()
+        self.pack_menu = PackMenu(self)          # 默认 / 全部律部 (app/pack_choice.py)
+        m.addMenu(self.pack_menu)
         m.addSeparator()
         m.addAction(self.act_quit)
         v = self.menuBar().addMenu(self.tr("视图"))

@@ -240,7 +240,8 @@ def format_result(res) -> str:
     out.append(L("材料："))
     for m in res.materials:
         mark = L({"clue": "线索", "link": "注释对应", "search": "检索", "topic": "主题"}[m.source])
-        out.append(f"[{m.n}] {LAYER_NAMES[m.layer]}·《{m.title}》卷{m.juan} {m.start_coord}（{mark}）")
+        layer = f"{LAYER_NAMES[m.layer]}（{m.group}）" if m.group else LAYER_NAMES[m.layer]
+        out.append(f"[{m.n}] {layer}·《{m.title}》卷{m.juan} {m.start_coord}（{mark}）")
         out.append("    " + m.text)
     if d.get("notes"):
         out.extend(L(n) for n in d["notes"])

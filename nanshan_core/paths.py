@@ -61,6 +61,13 @@ def user_pack_dir() -> Path:
     return user_data_dir() / "corpus_pack"
 
 
+def wide_pack_dir() -> Path:
+    """The whole-律部 pack (``build-corpus --works all``), kept beside the default one and never
+    in its place, so switching back costs nothing; NANSHAN_WIDE_PACK points elsewhere."""
+    env = os.environ.get("NANSHAN_WIDE_PACK")
+    return Path(env) if env else user_data_dir() / "corpus_pack_all"
+
+
 def default_pack_dir(explicit: str | os.PathLike | None = None) -> Path:
     """--pack, else NANSHAN_PACK, else the bundled/built pack, else the one in user data."""
     if explicit:

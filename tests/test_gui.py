@@ -118,7 +118,9 @@ def test_ask_fills_three_panes_off_the_gui_thread(qtbot, window, engine, monkeyp
     assert threads and threads[0] is not threading.main_thread(), "Engine.ask ran on the GUI thread"
     assert not window.question_bar.busy.isVisible()
     assert not result.refused
-    for layer, pane in window.panes.items():
+    assert not window.panes["other"].isVisible()       # the default pack: three panes only
+    for layer in ("vinaya", "daoxuan", "yuanzhao"):
+        pane = window.panes[layer]
         mats = [m for m in result.materials if m.layer == layer]
         assert mats, f"no {layer} materials"
         text = pane.card_text()
@@ -370,8 +372,9 @@ def test_font_scaling_and_presentation_mode(qtbot, answered, full_pack):
     assert window.presenting and window.windowState() & Qt.WindowState.WindowFullScreen
     assert not window.toolbar.isVisible() and not window.statusBar().isVisible()
     assert not window.menuBar().isVisible() and not window.answer_view.isVisible()
-    assert all(p.isVisible() for p in window.panes.values())
-    xs = [p.mapTo(window, p.rect().topLeft()).x() for p in window.panes.values()]
+    three = [window.panes[k] for k in ("vinaya", "daoxuan", "yuanzhao")]
+    assert all(p.isVisible() for p in three)
+    xs = [p.mapTo(window, p.rect().topLeft()).x() for p in three]
     assert xs == sorted(xs) and len(set(xs)) == 3                      # side by side
     assert pane_font() == pytest.approx(base * PRESENTATION_ZOOM)
     assert QApplication.instance().styleSheet() == stylesheet("high_contrast") != stylesheet("standard")

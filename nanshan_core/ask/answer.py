@@ -15,13 +15,13 @@ from dataclasses import dataclass, field
 
 from ..corpus.pack import Pack
 from ..text import CLOSERS, FULL_STOP, sentence_spans
-from .retrieve import LAYERS, Material, term_groups
+from .retrieve import LAYERS, OTHER, Material, term_groups
 from .verify import Citation, verify
 
 NO_SIFENLU = "仅依《四分律》，此问无明文。"
 NOTHING = "材料中没有能回答此问的内容。可以修改检索用语后再问。"
-HEADINGS = {"vinaya": "【律本明文】", "daoxuan": "【道宣判】", "yuanzhao": "【元照释】"}
-PER_LAYER = {"vinaya": 4, "daoxuan": 3, "yuanzhao": 3}
+HEADINGS = {"vinaya": "【律本明文】", "daoxuan": "【道宣判】", "yuanzhao": "【元照释】", OTHER: "【其他】"}
+PER_LAYER = {"vinaya": 4, "daoxuan": 3, "yuanzhao": 3, OTHER: 2}
 MAX_QUOTE = 90
 
 
@@ -151,6 +151,9 @@ def compose(pack: Pack, terms: list[str], materials: list[Material], weights: li
     # its place in the text is not presented as if one of its sentences answered the question
     panes = {layer: [checked(picks[m.n].quote, m.n) for m in materials
                      if m.layer == layer and picks[m.n].score > 0] for layer in LAYERS}
+    if any(m.layer == OTHER for m in materials):       # only a wider pack's strongest passages
+        panes[OTHER] = [checked(picks[m.n].quote, m.n) for m in materials
+                        if m.layer == OTHER and picks[m.n].score > 0]
     lines: list[str] = []
     chosen: list[_Pick] = []
     no_sifenlu = False
@@ -168,6 +171,12 @@ def compose(pack: Pack, terms: list[str], materials: list[Material], weights: li
             lines.append(NO_SIFENLU)
         for p in selected:
             lines.append(f"·《{p.material.title}》：「{p.quote}」（材料{p.material.n}）")
+            chosen.append(p)
+    others = _select(OTHER, [picks[m.n] for m in materials if m.layer == OTHER and picks[m.n].score > 0])
+    if others:
+        lines.append(HEADINGS[OTHER])
+        for p in others:
+            lines.append(f"·《{p.material.title}》（{p.material.group}）：「{p.quote}」（材料{p.material.n}）")
             chosen.append(p)
     if not chosen:
         return Answer(NOTHING, [], panes, no_sifenlu=True, verify_ms=spent[0])
@@ -199,7 +208,8 @@ def _sifenlu_rule_and_exemption(selected: list[_Pick], materials: list[Material]
 
 
 def _select(layer: str, picks: list[_Pick]) -> list[_Pick]:
-    """Best quotes of a layer: 四分律 first and at most two; one per other Vinaya; two per commentary work."""
+    """Best quotes of a layer: 四分律 first and at most two; one per other Vinaya or other work; two per
+    commentary work."""
     picks = sorted(picks, key=lambda p: (-p.score, p.material.n))
     out: list[_Pick] = []
     per_work: dict[str, int] = {}
@@ -212,7 +222,7 @@ def _select(layer: str, picks: list[_Pick]) -> list[_Pick]:
     for p in picks:
         if len(out) >= limit:
             break
-        cap = 1 if layer == "vinaya" else 2
+        cap = 1 if layer in ("vinaya", OTHER) else 2
         if p in out or per_work.get(p.material.work, 0) >= cap:
             continue
         if any(q.quote == p.quote for q in out):

@@ -19,7 +19,7 @@ from ..text import clean_question
 from .answer import Answer, compose
 from .bridge import Matcher
 from .gate import Gate
-from .retrieve import LAYERS, Material, Retriever
+from .retrieve import LAYERS, OTHER, Material, Retriever
 from .terms import Selection
 
 MAX_QUESTION = 500
@@ -64,6 +64,8 @@ class Result:
             "answer": {"text": a.text if a else "", "citations": [c.to_json() for c in (a.citations if a else [])]},
             "timing_ms": {k: round(v, 1) for k, v in self.timing_ms.items()},
         }
+        if a and a.panes.get(OTHER):      # a wider pack's works held the strongest passages
+            out["panes"][OTHER] = [c.to_json() for c in a.panes[OTHER]]
         if self.model:
             out["model"] = self.model
         if self.notes:

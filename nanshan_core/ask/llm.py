@@ -28,7 +28,7 @@ from ..text import sentence_spans
 from .answer import Answer, compose
 from .draft import SET_ASIDE_NOTICE, Draft, set_aside_reason
 from .remembered import AnswerCache, Remembered, answer_key, model_identity
-from .retrieve import LAYERS, Material
+from .retrieve import LAYERS, OTHER, Material
 from .terms import CATEGORIES, Term
 from .verify import Citation, citations_in, strip_coordinates
 
@@ -37,7 +37,7 @@ DEFAULT_CTX = 4096
 ANSWER_TOKENS = 768
 TERMS_TOKENS = 160
 DEFAULT_TIMEOUT = 240.0
-LAYER_LABEL = {"vinaya": "律本", "daoxuan": "道宣", "yuanzhao": "元照"}
+LAYER_LABEL = {"vinaya": "律本", "daoxuan": "道宣", "yuanzhao": "元照", "other": "其他"}
 # Chat formats a reader can choose when a GGUF carries no chat template.
 CHAT_FORMATS = ("gemma", "chatml", "llama-3", "mistral-instruct", "qwen", "llama-2")
 _ARCH_FORMAT = {"gemma": "gemma", "gemma2": "gemma", "gemma3": "gemma", "qwen2": "chatml", "qwen3": "chatml",
@@ -296,7 +296,7 @@ def fit_materials(materials: list[Material], measure: Callable[[str], int], budg
         block = material_block(kept, limit, fold)
         if measure(block) <= budget or not kept:
             return block
-        per_layer = {layer: [m for m in kept if m.layer == layer] for layer in LAYERS}
+        per_layer = {layer: [m for m in kept if m.layer == layer] for layer in (*LAYERS, OTHER)}
         biggest = max(per_layer, key=lambda k: len(per_layer[k]))
         if len(per_layer[biggest]) > 1:
             kept.remove(per_layer[biggest][-1])      # drop the lowest-ranked material of the fullest layer

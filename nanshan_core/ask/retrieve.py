@@ -16,6 +16,9 @@ longer than the Vinaya texts and would otherwise crowd them out; within the
 vinaya layer no single work may take every slot.  元照's explanations are
 also reached through structure: in the combined editions his 記 follows the
 疏 it explains, and 資持記 quotes 行事鈔's words before explaining them.
+
+A wider pack's other works (其他律部 / 其他注疏) are a fourth, small set, taken only
+when one of them holds the strongest passage of all (Retriever.other_picks).
 """
 from __future__ import annotations
 
@@ -34,6 +37,7 @@ from ..text import sentence_spans
 from .verify import coord_at
 
 LAYERS = ("vinaya", "daoxuan", "yuanzhao")
+OTHER = "other"          # works outside the three layers (a wider pack's 其他律部 / 其他注疏)
 
 
 @dataclass
@@ -45,6 +49,8 @@ class Quotas:
     per_layer: dict = field(default_factory=lambda: {"vinaya": 8, "daoxuan": 8, "yuanzhao": 8})
     per_work: dict = field(default_factory=lambda: {"T1428": 4})
     default_per_work: int = 4
+    other: int = 4                  # passages of works outside the three layers (see Retriever.other_picks)
+    other_per_work: int = 2
     clue_share: float = 0.25        # at most this share of a layer's slots from the clue table
     topic_share: float = 0.375      # at most this share from the chosen topics' own places (measured: tune sets)
     window: int = 720              # at most this many characters shown per material (sentence-aligned)
@@ -70,6 +76,7 @@ class Material:
     terms: list = field(default_factory=list)
     breaks: list = field(default_factory=list)   # offsets in text where a new paragraph begins
     lines: list = field(default_factory=list)    # [[offset in text, line id], ...]: where each printed line begins
+    group: str = ""      # a work outside the three layers: 其他律部 or 其他注疏 (how the 其他 pane labels it)
 
     def line_id_at(self, offset: int) -> int:
         """The printed line holding character ``offset`` of the shown text (D places quotes with it)."""
@@ -81,9 +88,12 @@ class Material:
         return {lid for _, lid in self.lines}
 
     def to_json(self) -> dict:
-        return {"n": self.n, "work": self.work, "title": self.title, "layer": self.layer,
-                "juan": self.juan, "para_id": self.para_id, "start": self.start_coord,
-                "text": self.text, "source": self.source, "terms": self.terms}
+        out = {"n": self.n, "work": self.work, "title": self.title, "layer": self.layer,
+               "juan": self.juan, "para_id": self.para_id, "start": self.start_coord,
+               "text": self.text, "source": self.source, "terms": self.terms}
+        if self.group:
+            out["group"] = self.group
+        return out
 
 
 @dataclass
@@ -233,19 +243,52 @@ class Retriever:
         folded_terms = [self.pack.normalizer.fold_query(t) for t in terms]
         chosen: dict[str, list[tuple]] = {}
         for layer in LAYERS:
-            ranking = {d: (v[0], "search") for d, v in scored.items() if self.chunks[d].layer == layer}
+            ranking = {d: (v[0], "search") for d, v in scored.items() if self._in_layer(d, layer)}
             if layer == "yuanzhao":
-                strong = sorted(((d, v[0]) for d, v in scored.items() if self.chunks[d].layer == "daoxuan"),
+                strong = sorted(((d, v[0]) for d, v in scored.items() if self._in_layer(d, "daoxuan")),
                                 key=lambda x: -x[1])[:10]
                 picked = [(d, sc) for d, _, sc, _ in chosen.get("daoxuan", [])]
                 self._merge_links(ranking, picked + strong, scored)
             firsts = self._topic_picks(layer, topic_places, ranking, TOPIC_SLOTS if sure else UNSURE_SLOTS)
             chosen[layer] = self._pick(layer, clue_docs, ranking, firsts)
+        chosen[OTHER] = self.other_picks(scored)
         materials = [self._material(doc, source, score, folded_terms, terms, anchor)
-                     for layer in LAYERS for doc, source, score, anchor in chosen[layer]]
+                     for layer in (*LAYERS, OTHER) for doc, source, score, anchor in chosen[layer]]
         for i, m in enumerate(materials, 1):
             m.n = i
         return materials
+
+    @cached_property
+    def other_works(self) -> frozenset[str]:
+        """Works whose own layer is 'other' (the works a wider pack adds).  A default work's front
+        matter (a later preface, a 科 table) is 'other' only paragraph by paragraph: it is never
+        one of these and never reaches an answer."""
+        return frozenset(w for w, info in self.pack.works.items() if info.get("layer") == OTHER)
+
+    def _in_layer(self, doc: int, layer: str) -> bool:
+        """A passage of one of the three layers: its own layer, in a work of the default corpus (a
+        wider pack's other works may carry 疏/記 markup of their own; they stay in 其他)."""
+        c = self.chunks[doc]
+        return c.layer == layer and c.work not in self.other_works
+
+    def other_picks(self, scored: dict) -> list[tuple]:
+        """The best passages of the other works, kept only when they hold the strongest passage.
+
+        "Strongest" uses the scores that rank every layer (``score_passages``: BM25 of the
+        terms with coverage and nearness, times the place boosts of the question's topic and
+        clue sections): the best other passage must score higher than every passage of the
+        three layers, not only those chosen.  Otherwise nothing is taken, so the three panes
+        answer alone and a pack without other works answers exactly as before."""
+        if not self.other_works:
+            return []
+        ranking = {d: (v[0], "search") for d, v in scored.items() if self.chunks[d].work in self.other_works}
+        if not ranking:
+            return []
+        best_three = max((v[0] for d, v in scored.items() if any(self._in_layer(d, x) for x in LAYERS)),
+                         default=0.0)
+        if max(v[0] for v in ranking.values()) <= best_three:
+            return []
+        return self._pick(OTHER, [], ranking)
 
     def _topic_picks(self, layer: str, topic_places: list[list["Place"]], ranking: dict,
                      slots: tuple = None) -> list[tuple]:
@@ -272,7 +315,7 @@ class Retriever:
               firsts: list[tuple] | None = None) -> list[tuple]:
         """Fill a layer's quota: the topics' own passages, clue passages (up to a share), then the
         best by score."""
-        quota = self.quotas.per_layer[layer]
+        quota = self.quotas.other if layer == OTHER else self.quotas.per_layer[layer]
         per_work: dict[str, int] = {}
         picks: list[tuple] = []
         taken: set[int] = set()
@@ -289,7 +332,7 @@ class Retriever:
             take(doc, source, score, anchor)
         max_clue = max(1, int(quota * self.quotas.clue_share))
         for doc, anchor in clue_docs:
-            if self.chunks[doc].layer == layer and sum(p[1] == "clue" for p in picks) < max_clue:
+            if self._in_layer(doc, layer) and sum(p[1] == "clue" for p in picks) < max_clue:
                 # the clue's own passage: a "better" neighbour may already be the next section
                 # (擯出羯磨 is followed by 依止羯磨); neighbours compete through the section boost
                 take(doc, "clue", ranking.get(doc, (0.0,))[0], anchor)
@@ -318,7 +361,7 @@ class Retriever:
             for near, factor in ((doc, 1.0), (doc - 1, 0.5), (doc + 1, 0.5)):
                 for dst, w in self.links.get(near, ()):
                     for d2, f2 in ((dst, 1.0), (dst - 1, 0.4), (dst + 1, 0.4)):
-                        if not 0 <= d2 < len(self.chunks) or self.chunks[d2].layer != "yuanzhao":
+                        if not 0 <= d2 < len(self.chunks) or not self._in_layer(d2, "yuanzhao"):
                             continue
                         own = scored.get(d2, (0.0,))[0]
                         linked = 1.5 * own + 0.35 * dscore * factor * f2 * min(1.0, w / 4) + (0.5 if own else 0)
@@ -342,7 +385,7 @@ class Retriever:
                 span = self.CHAPTER_MAX if a.role == "chapter" else self.SECTION_MAX
                 if nxt is not None and doc < nxt[0] <= doc + span:
                     end = nxt[0] + (1 if nxt[1] > 0 else 0)
-            if self.chunks[doc].layer == a.layer:
+            if self._in_layer(doc, a.layer):
                 out.append(Place(a.layer, a.work, doc, max(end, doc + 1), off))
         return out
 
@@ -357,6 +400,8 @@ class Retriever:
         return m
 
     def _work_cap(self, work: str) -> int:
+        if work in self.other_works:
+            return self.quotas.other_per_work
         return self.quotas.per_work.get(work, self.quotas.default_per_work)
 
     def _clue_docs(self, clue_coords: list[str]) -> list[tuple[int, int]]:
@@ -437,9 +482,12 @@ class Retriever:
         rid, _ = psg.record_at(start)
         para_id = self.pack.record(rid).para_id
         title = title_for(c.work, c.layer, self.pack.works[c.work]["short"])
-        m = Material(0, c.layer, c.work, title, c.juan, c.fascicle, c.id, para_id, start, end,
+        layer = OTHER if c.work in self.other_works else c.layer
+        m = Material(0, layer, c.work, title, c.juan, c.fascicle, c.id, para_id, start, end,
                      text, "", source, round(score, 3), found, breaks, lines)
         m.start_coord = coord_at(self.pack, m, 0)
+        if c.work in self.other_works:
+            m.group = self.pack.works[c.work].get("grp") or ""
         return m
 
     def _run_on(self, doc: int, text: str, lines: list, breaks: list) -> tuple[str, list, list]:

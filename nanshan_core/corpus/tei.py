@@ -258,7 +258,10 @@ class _Walker:
         return int(m[1]) if m else 1
 
     def layer_now(self) -> str:
-        """The layer of text opened at this point (see LayerRules)."""
+        """The layer of text opened at this point (see LayerRules).  A work outside the default
+        corpus is 'other' throughout: its own 疏/記 markup must not put it in 道宣's or 元照's layer."""
+        if self.rules.default == "other":
+            return "other"
         for d in reversed(self.divs):
             if d["type"] == "commentary":
                 return "yuanzhao"

@@ -1,0 +1,65 @@
+"""Write default_materials.json: the materials ("layer start-coordinate", in order) the engine
+gives for every question of questions-dev.jsonl on the default pack.
+
+The fixture pins what the default pack answers with before the 「其他」 pane existed
+(tests/test_other_pane.py compares against it), so it is made by running the code of the
+branch's starting commit, not the current code:
+
+    git worktree add --detach /tmp/nanshan-base 71a1669
+    cd /tmp/nanshan-base && git cherry-pick --no-commit 7d1662f
+    python /path/to/tests/data/make_default_materials.py --pack DEFAULT_PACK \
+        --out /path/to/tests/data/default_materials.json
+
+7d1662f only fixes three imports (index, clues, terms as siblings): at 71a1669 they resolved
+through the editable install's old top-level modules of another checkout, so that commit
+alone no longer imports.  This script only uses Engine.ask, Material.layer and
+Material.start_coord, which that commit has.  The pack's fingerprint is recorded so that a
+mismatch can be told apart from a retrieval change (a rebuilt pack with other passages).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path.cwd()           # the checkout whose engine is run (the starting commit, see above)
+sys.path.insert(0, str(ROOT))
+
+from nanshan_core.ask.engine import Engine  # noqa: E402
+from nanshan_core.corpus.pack import Pack  # noqa: E402
+
+
+def main() -> int:
+    p = argparse.ArgumentParser()
+    p.add_argument("--pack", required=True)
+    p.add_argument("--questions", default=str(Path(__file__).resolve().parents[3] / "shared" / "eval" / "questions-dev.jsonl"))
+    p.add_argument("--out", default=str(Path(__file__).with_name("default_materials.json")))
+    args = p.parse_args()
+    pack = Pack(Path(args.pack), verify="sizes")
+    engine = Engine(pack)
+    rows = []
+    for line in Path(args.questions).read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        q = json.loads(line)
+        res = engine.ask(q["question"])
+        rows.append({"id": q["id"], "question": q["question"],
+                     "materials": [f"{m.layer} {m.start_coord}" for m in res.materials]})
+    # every module of the engine came from this checkout (an editable install elsewhere must not lend any)
+    strays = [m.__file__ for name, m in sys.modules.items()
+              if name.startswith("nanshan_core") and getattr(m, "__file__", None)
+              and not Path(m.__file__).resolve().is_relative_to(ROOT.resolve())]
+    if strays:
+        raise SystemExit(f"modules from outside {ROOT}: {strays}")
+    commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    dirty = subprocess.run(["git", "diff", "--stat", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    out = {"commit": commit, "uncommitted": dirty.splitlines()[-1] if dirty else "", "pack_fingerprint": pack.manifest.get("fingerprint"), "questions": rows}
+    Path(args.out).write_text(json.dumps(out, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    print(f"{len(rows)} questions -> {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
