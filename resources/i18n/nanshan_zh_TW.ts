@@ -854,6 +854,91 @@
         </message>
     </context>
     <context>
+        <name>OtherPane</name>
+        <message>
+            <source>三层之外的律部著作：本问最相关的段落在其中。点标题可折叠。</source>
+            <translation>三層之外的律部著作：本問最相關的段落在其中。點標題可摺疊。</translation>
+        </message>
+        <message>
+            <source>其他</source>
+            <translation>其他</translation>
+        </message>
+        <message>
+            <source>展开「其他」：三层之外的律部著作</source>
+            <translation>展開「其他」：三層之外的律部著作</translation>
+        </message>
+        <message>
+            <source>其他（{0}）</source>
+            <translation>其他（{0}）</translation>
+        </message>
+        <message>
+            <source>折叠「其他」</source>
+            <translation>摺疊「其他」</translation>
+        </message>
+    </context>
+    <context>
+        <name>PackChoice</name>
+        <message>
+            <source>上次选用的「全部律部」语料包无法打开（{0}），已改用默认语料包。可在 文件 → 语料包 中重新选择或重新生成。</source>
+            <translation>上次選用的「全部律部」語料包無法開啟（{0}），已改用預設語料包。可在 檔案 → 語料包 中重新選擇或重新生成。</translation>
+        </message>
+    </context>
+    <context>
+        <name>PackMenu</name>
+        <message>
+            <source>语料包</source>
+            <translation>語料包</translation>
+        </message>
+        <message>
+            <source>默认（{0} 部）</source>
+            <translation>預設（{0} 部）</translation>
+        </message>
+        <message>
+            <source>全部律部（{0} 部）</source>
+            <translation>全部律部（{0} 部）</translation>
+        </message>
+        <message>
+            <source>全部律部（尚未生成，选此生成）</source>
+            <translation>全部律部（尚未生成，選此生成）</translation>
+        </message>
+        <message>
+            <source>正在作答：答完后再切换语料包。</source>
+            <translation>正在作答：答完後再切換語料包。</translation>
+        </message>
+        <message>
+            <source>无法打开语料包 {0}：{1}</source>
+            <translation>無法開啟語料包 {0}：{1}</translation>
+        </message>
+        <message>
+            <source>已换用语料包：{0}</source>
+            <translation>已換用語料包：{0}</translation>
+        </message>
+        <message>
+            <source>「全部律部」语料包尚未生成。现在从 CBETA 目录生成吗？
+
+共约 {0} 部，约需 5–6 分钟、1.5 GB 内存；生成到 {1}，与默认语料包并存，不会覆盖它。生成中可以取消。</source>
+            <translation>「全部律部」語料包尚未生成。現在從 CBETA 目錄生成嗎？
+
+共約 {0} 部，約需 5–6 分鐘、1.5 GB 記憶體；生成到 {1}，與預設語料包並存，不會覆蓋它。生成中可以取消。</translation>
+        </message>
+        <message>
+            <source>生成全部律部语料包</source>
+            <translation>生成全部律部語料包</translation>
+        </message>
+        <message>
+            <source>生成</source>
+            <translation>生成</translation>
+        </message>
+        <message>
+            <source>不生成</source>
+            <translation>不生成</translation>
+        </message>
+        <message>
+            <source>&lt;p&gt;&lt;b&gt;生成「全部律部」语料包&lt;/b&gt;：CBETA 律部的全部著作，默认 21 部之外的归入「其他律部」「其他注疏」，只在书库、原文检索和答案的「其他」栏中出现。&lt;/p&gt;</source>
+            <translation>&lt;p&gt;&lt;b&gt;生成「全部律部」語料包&lt;/b&gt;：CBETA 律部的全部著作，預設 21 部之外的歸入「其他律部」「其他註疏」，只在書庫、原文檢索和答案的「其他」欄中出現。&lt;/p&gt;</translation>
+        </message>
+    </context>
+    <context>
         <name>PageDiagram</name>
         <message>
             <source>本页：{columns}</source>
@@ -1074,6 +1159,10 @@
         <message>
             <source>下一页</source>
             <translation>下一頁</translation>
+        </message>
+        <message>
+            <source>已换语料包，按回车重新检索。</source>
+            <translation>已換語料包，按回車重新檢索。</translation>
         </message>
         <message>
             <source>请输入要检索的词句，例如：突吉羅</source>
@@ -1306,6 +1395,10 @@
         <message>
             <source>元照</source>
             <translation>元照</translation>
+        </message>
+        <message>
+            <source>其他</source>
+            <translation>其他</translation>
         </message>
         <message>
             <source>（此处出处未通过核验）</source>
