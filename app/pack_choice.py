@@ -20,7 +20,7 @@ import os
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, QEvent
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QMenu, QMessageBox
 
@@ -127,6 +127,12 @@ class PackMenu(QMenu):
         if n is not None:
             return self.tr("全部律部（{0} 部）").format(n)
         return self.tr("全部律部（尚未生成，选此生成）")
+
+    def changeEvent(self, event):
+        if event.type() == QEvent.Type.LanguageChange:   # its labels are built from templates: build them again
+            self.setTitle(self.tr("语料包"))
+            self.refresh()
+        super().changeEvent(event)
 
     def refresh(self) -> None:
         current = current_choice(self.window_.session.pack)

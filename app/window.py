@@ -55,6 +55,7 @@ SCALE_STEP = 0.1
 SCALE_MIN, SCALE_MAX = 0.6, 3.0
 MAX_READER_TABS = 8
 CLOSE_WAIT_MS = 3000
+PANE_SIZES = [260, 520]          # answer above, the layers' cards below
 JUMP_PLACEHOLDER = QT_TRANSLATE_NOOP("MainWindow", "坐标或引用，如 T40n1805_p0345b14、大正藏 40 345b14")
 
 
@@ -88,6 +89,7 @@ class MainWindow(QMainWindow):
         self.prefetch_runner = Runner(1, self)  # reading ahead the fascicles an answer cites
         self.result = None
         self.show_draft = False
+        self._pane_sizes = list(PANE_SIZES)
         self._asked: tuple = (None, None)     # the terms and topics the last model question was asked with
         self.ready = False
         self.pack_error: str | None = None
@@ -177,14 +179,14 @@ class MainWindow(QMainWindow):
             pane.view.linkActivated.connect(self.handle_link)
             layers.addWidget(pane)
         self.layer_splitter = layers
-        self._show_current()             # the first screen: examples, history, how to read a coordinate
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.answer_view)
         split.addWidget(layers)
         split.setStretchFactor(0, 2)
         split.setStretchFactor(1, 5)
-        split.setSizes([260, 520])
+        split.setSizes(PANE_SIZES)
         self.content_splitter = split
+        self._show_current()             # the first screen: examples, history, how to read a coordinate
         page = QWidget()
         lay = QVBoxLayout(page)
         lay.setContentsMargins(6, 6, 6, 6)
@@ -394,7 +396,7 @@ class MainWindow(QMainWindow):
         status = self.tr("模型选词、检索、阅读材料…") if terms is None else self.tr("检索、模型阅读材料…")
         self.question_bar.set_busy(True, status, stoppable=True)
         self.answer_view.begin_provisional(ah.provisional_html("", self.pal()))
-        self.layer_splitter.setVisible(True)
+        self._show_panes(True)
         for pane in self.panes.values():
             pane.clear(self.tr("模型写完、程序核验之后，这里显示材料与引文。"))
         if terms is None:            # the last question's terms would pass for this one's
@@ -505,9 +507,19 @@ class MainWindow(QMainWindow):
         self.messages.error(message, tag="ask")
         self.askFailed.emit(message)
 
+    def _show_panes(self, on: bool) -> None:
+        """The first screen has the whole page (empty panes would only push it aside); the panes
+        come back at the height they had, never at the zero a hidden splitter child is left with."""
+        if on == self.layer_splitter.isVisibleTo(self.content_splitter):
+            return
+        if not on and self.content_splitter.sizes()[1] > 0:
+            self._pane_sizes = self.content_splitter.sizes()
+        self.layer_splitter.setVisible(on)
+        if on:
+            self.content_splitter.setSizes(self._pane_sizes)
+
     def _show_current(self) -> None:
-        # the first screen has the whole page: three empty panes under it would only push it aside
-        self.layer_splitter.setVisible(self.result is not None)
+        self._show_panes(self.result is not None)
         if self.result is None:
             self.answer_view.setHtml(welcome.welcome_html(self.userdata.history, self.pal()))
         elif self.result.refused:
@@ -517,7 +529,7 @@ class MainWindow(QMainWindow):
 
     def show_result(self, result, fresh: bool = True) -> None:
         self.result = result
-        self.layer_splitter.setVisible(True)
+        self._show_panes(True)
         self.show_draft = False            # a set-aside draft starts folded away
         self.chips.set_selection(result.selection, fresh)
         self.tabs.setCurrentWidget(self.ask_page)

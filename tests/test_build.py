@@ -136,3 +136,35 @@ def test_full_default_pack_counts(full_pack):
     layers = m["layer_cjk_chars"]
     assert all(layers[k] > 300_000 for k in ("vinaya", "daoxuan", "yuanzhao"))
     assert layers["other"] < 0.02 * sum(layers.values())
+
+
+_LINKS_SCRIPT = """
+import hashlib, json, sys
+from nanshan_core.corpus.links import LinkPassage, align, overlap
+from nanshan_core.corpus.pack import Pack
+pack = Pack(sys.argv[1])
+fold = pack.normalizer.fold
+rows = pack.db.execute("SELECT p.id, f.work, f.juan, p.layer FROM passages p JOIN fascicles f ON f.id = p.fascicle "
+                       "WHERE f.work IN ('T1804', 'T1805') AND f.juan IN (1, 2)").fetchall()
+ps = [LinkPassage(pid, work, juan, layer, fold(pack.passage(pid).text)) for pid, work, juan, layer in rows]
+out = []
+for juan in (1, 2):
+    base = [p for p in ps if p.work == 'T1804' and p.juan == juan and p.layer != 'other']
+    comm = [p for p in ps if p.work == 'T1805' and p.juan == juan and p.layer != 'other']
+    out += align(base, comm) + overlap(base, comm)
+print(len(out), hashlib.sha256(json.dumps(out).encode()).hexdigest())
+"""
+
+
+def test_commentary_links_do_not_depend_on_the_hash_seed(full_pack):
+    """Two builds of one pack must link 資持記 to 行事鈔 alike: ties among equally good commentary
+    passages were once broken by the order a set of strings happened to be walked in."""
+    import os
+    outs = set()
+    for seed in ("1", "2", "3"):
+        run = subprocess.run([sys.executable, "-c", _LINKS_SCRIPT, str(full_pack.path)], capture_output=True,
+                             text=True, timeout=300, env={**os.environ, "PYTHONHASHSEED": seed})
+        assert run.returncode == 0, run.stderr
+        outs.add(run.stdout.strip())
+    assert len(outs) == 1, outs
+    assert int(next(iter(outs)).split()[0]) > 100

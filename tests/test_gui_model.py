@@ -24,6 +24,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QFileDialog
 
 from nanshan_core.ask import llm
+from nanshan_core.ask.retrieve import LAYERS
 from nanshan_core.errors import ModelError
 from nanshan_core.tools.evaluate import RawLines
 from nanshan_core.userdata import UserData
@@ -460,4 +461,4 @@ def test_without_the_runtime_the_menu_says_so_and_asking_works(qtbot, make_windo
     result = ask(qtbot, w, EXPEL)
     assert result.model is None and not result.refused
     assert "【律本明文】" in w.answer_view.toPlainText()
-    assert all(p.materials for p in w.panes.values())
+    assert all(w.panes[layer].materials for layer in LAYERS)

@@ -11,6 +11,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from nanshan_core import __version__
+from nanshan_core.ask.retrieve import LAYERS
 
 from app.about_dialog import AboutDialog
 from app.citations import href
@@ -59,7 +60,8 @@ def test_clicking_an_example_asks_it(qtbot, open_window):
     assert result.question == example.question and not result.refused
     assert w.question_bar.text() == example.question
     assert w.status_label.text().startswith(f"类别：{example.category}")
-    assert all(pane.materials for pane in w.panes.values()) and w.layer_splitter.isVisible()
+    assert all(w.panes[layer].materials for layer in LAYERS) and w.layer_splitter.isVisible()
+    qtbot.waitUntil(lambda: w.layer_splitter.height() > 200)   # back at their height, not a hidden child's 0
     shown = w.answer_view.toPlainText()
     assert "可以这样问" not in shown and "【律本明文】" in shown      # the answer replaced the welcome
 

@@ -132,7 +132,10 @@ def overlap(base: list[LinkPassage], comm: list[LinkPassage], top: int = 8) -> l
     for p, gs in zip(base, base_grams):
         shared = collections.Counter(c for g in gs if df[g] <= 2 and len(inverted.get(g, ())) <= 3
                                      for c in inverted.get(g, ()))
-        out.extend((p.id, c, float(w)) for c, w in shared.most_common(top) if w >= 2)
+        # ties broken by passage id, not by the order a set of strings was walked in (which
+        # changes with every process's hash seed and made two builds of one pack differ)
+        best = sorted(shared.items(), key=lambda cw: (-cw[1], cw[0]))[:top]
+        out.extend((p.id, c, float(w)) for c, w in best if w >= 2)
     return out
 
 
