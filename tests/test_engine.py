@@ -156,3 +156,19 @@ def test_eval_counts_a_gold_passage_as_quoted_only_when_the_answer_shows_it(engi
     step = next(k for k in range(40, 4000) if all(abs(base + k - i) > 8 for i in ids))
     far = full_pack.line_by_id(base + step)
     assert not gold_quoted(engine, {"coord": far.coord}, res)
+
+
+def test_no_answer_quotes_a_line_of_a_ke_table(engine):
+    """科 tables (三十七非時食戒五句┐) outline headings with box-drawing characters: they name a topic
+    and say nothing about it, so neither the answer nor a card quotes them."""
+    import json
+    from conftest import EVAL_DEV
+    questions = [json.loads(x)["question"] for x in EVAL_DEV.read_text(encoding="utf-8").splitlines() if x.strip()]
+    questions.append("过了中午还能吃东西吗？如果生病了呢？")
+    for q in questions:
+        res = engine.ask(q)
+        if res.refused:
+            continue
+        cits = list(res.answer.citations) + [c for cs in res.answer.panes.values() for c in cs]
+        tables = [c.quote for c in cits if any("\u2500" <= ch <= "\u257f" for ch in c.quote)]
+        assert not tables, (q, tables)

@@ -56,7 +56,7 @@ def scored_sentences(m: Material, folded_terms: list[str], weights: list[float],
     out = []
     for a, b in _sentences(m.text, m.breaks):
         sent = _balanced(_without_intro(m.text[a:b].strip(), folded_terms, fold))
-        if not sent:
+        if not sent or _is_table(sent):
             continue
         f = fold(sent)
         by_group: dict[int, float] = {}
@@ -70,6 +70,12 @@ def scored_sentences(m: Material, folded_terms: list[str], weights: list[float],
             score += 0.2 * top
         out.append(_Pick(m, sent, score))
     return out
+
+
+def _is_table(sent: str) -> bool:
+    """A line of a 科 table (三十七非時食戒五句┐): box-drawing characters mark the commentary's outline
+    of headings, which names a topic without saying anything about it."""
+    return any("\u2500" <= ch <= "\u257f" for ch in sent)
 
 
 def _without_intro(sent: str, folded_terms: list[str], fold) -> str:
