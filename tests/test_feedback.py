@@ -23,6 +23,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QFileDialog
 
 import nanshan_core.feedback as fb
+from gui_actions import ask_by_typing as ask, click_link
 from nanshan_core.feedback import (KINDS, MAX_NOTE, FeedbackError, FeedbackStore, card_record, pack_identity,
                                    quote_record)
 
@@ -258,18 +259,6 @@ def test_cli_reports_a_corrupt_file_and_goes_on(tmp_path):
 
 # -- the window ------------------------------------------------------------------------------------
 
-def ask(qtbot, w, question: str):
-    edit = w.question_bar.box.lineEdit()
-    edit.setText(question)
-    with qtbot.waitSignal(w.resultShown, timeout=TIMEOUT) as blocker:
-        QTest.keyClick(edit, Qt.Key.Key_Return)
-    return blocker.args[0]
-
-
-def click_link(view, target: str) -> None:
-    point = view.link_point(target)
-    assert point is not None, f"no link {target}"
-    QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
 
 
 def test_marking_a_card_and_a_quote_in_the_window(qtbot, open_window, user_dirs, full_pack, tmp_path,

@@ -23,6 +23,7 @@ from PySide6.QtGui import QTextCursor
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
 
+from gui_actions import ask_by_typing as ask, click_link
 from nanshan_core.corpus import coords
 from nanshan_core.userdata import UserData
 
@@ -50,24 +51,11 @@ def window(make_window) -> MainWindow:
     return make_window()
 
 
-def ask(qtbot, w: MainWindow, question: str):
-    """Type the question and press Enter, as a user does; the shown result."""
-    edit = w.question_bar.box.lineEdit()
-    edit.setText(question)
-    with qtbot.waitSignal(w.resultShown, timeout=TIMEOUT) as blocker:
-        QTest.keyClick(edit, Qt.Key.Key_Return)
-    return blocker.args[0]
-
 
 @pytest.fixture
 def answered(qtbot, window):
     return window, ask(qtbot, window, EXPEL)
 
-
-def click_link(view, target: str) -> None:
-    point = view.link_point(target)
-    assert point is not None, f"no link {target}"
-    QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
 
 
 def visible_in(view, position: int) -> bool:

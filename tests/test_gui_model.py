@@ -23,6 +23,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QFileDialog
 
+from gui_actions import ask_by_typing
 from nanshan_core.ask import llm
 from nanshan_core.ask.retrieve import LAYERS
 from nanshan_core.errors import ModelError
@@ -84,11 +85,7 @@ def choose_file(qtbot, w: MainWindow, path, monkeypatch, expect_load: bool = Tru
 
 
 def ask(qtbot, w: MainWindow, question: str, timeout: int = WAIT):
-    edit = w.question_bar.box.lineEdit()
-    edit.setText(question)
-    with qtbot.waitSignal(w.resultShown, timeout=timeout) as blocker:
-        QTest.keyClick(edit, Qt.Key.Key_Return)
-    return blocker.args[0]
+    return ask_by_typing(qtbot, w, question, timeout)
 
 
 class Watch:

@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
+from gui_actions import ask_by_typing, click_link
 from nanshan_core import __version__
 from nanshan_core.ask.retrieve import LAYERS
 
@@ -22,18 +23,6 @@ TIMEOUT = 60_000
 EXAMPLES = load_examples()
 
 
-def click_link(view, target: str) -> None:
-    point = view.link_point(target)
-    assert point is not None, f"no link {target}"
-    QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
-
-
-def ask_by_typing(qtbot, w, question: str):
-    edit = w.question_bar.box.lineEdit()
-    edit.setText(question)
-    with qtbot.waitSignal(w.resultShown, timeout=TIMEOUT) as blocker:
-        QTest.keyClick(edit, Qt.Key.Key_Return)
-    return blocker.args[0]
 
 
 def test_empty_window_shows_every_example_and_how_to_read_a_coordinate(open_window):

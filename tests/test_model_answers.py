@@ -5,6 +5,7 @@ mostly echoes of it) and on scripted replies of each kind; the remembered answer
 model files and two real packs.  Nothing here asserts a speed.
 """
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -44,7 +45,7 @@ def test_the_real_small_model_is_judged_and_llama_logs_stay_off_the_terminal(ful
     env = {"NANSHAN_CACHE_DIR": str(tmp_path / "cache"), "NANSHAN_DATA_DIR": str(tmp_path / "data")}
     out = subprocess.run([sys.executable, "-m", "nanshan_core.cli", "ask", Q, "--json", "--model", str(gguf),
                           "--pack", str(full_pack.path)], capture_output=True, text=True, timeout=900,
-                         env={**__import__("os").environ, **env})
+                         env={**os.environ, **env})
     assert out.returncode == 0, out.stderr
     leaked = [line for line in out.stderr.splitlines() if any(k in line for k in LOG_MARKS)]
     assert not leaked, leaked[:5]

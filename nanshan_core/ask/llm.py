@@ -177,7 +177,7 @@ class LocalModel:
         """Stream an answer; the Draft keeps the prompt (for the echo check) and the time of each part."""
         messages = self.answer_messages(question, materials, fold)
         prompt = "\n".join(m["content"] for m in messages)
-        draft = Draft("", prompt=prompt, prompt_tokens=self.count_tokens(prompt))
+        draft = Draft("", prompt=prompt)
         parts: list[str] = []
         start = time.monotonic()
         with self._lock:
@@ -219,13 +219,14 @@ class LocalModel:
     def _perf(self, draft: Draft) -> None:
         """Fill in the prompt and writing figures from llama.cpp's own counters for the last request."""
         ctx = _context(self.llama)
-        if ctx is None:
+        if ctx is None:                    # no counters: count the prompt's tokens ourselves
+            draft.prompt_tokens = self.count_tokens(draft.prompt)
             return
         import llama_cpp
         perf = llama_cpp.llama_perf_context(ctx)
         n_ctx_used = int(getattr(self.llama, "n_tokens", 0))
-        if n_ctx_used > perf.n_eval:       # the prompt as the chat template tokenised it
-            draft.prompt_tokens = n_ctx_used - int(perf.n_eval)
+        # the prompt as the chat template tokenised it
+        draft.prompt_tokens = n_ctx_used - int(perf.n_eval) if n_ctx_used > perf.n_eval else self.count_tokens(draft.prompt)
         draft.cached_tokens = max(0, draft.prompt_tokens - int(perf.n_p_eval))
         draft.read_ms = float(perf.t_p_eval_ms) or None
         draft.write_ms = float(perf.t_eval_ms) or None

@@ -11,6 +11,7 @@ the user cache: losing it costs only time.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -27,9 +28,16 @@ _HEAD = 1 << 20
 
 
 def model_identity(path: str | os.PathLike) -> str:
-    """The model file's size and the hash of its first and last MiB: renaming keeps it, replacing changes it."""
+    """The model file's size and the hash of its first and last MiB: renaming keeps it, replacing changes it.
+
+    Read once per file state (path, size, mtime), not on every question."""
+    st = Path(path).stat()
+    return _identity(str(path), st.st_size, st.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=8)
+def _identity(path: str, size: int, mtime_ns: int) -> str:
     p = Path(path)
-    size = p.stat().st_size
     h = hashlib.sha256(str(size).encode())
     with open(p, "rb") as fh:
         h.update(fh.read(_HEAD))

@@ -109,7 +109,7 @@ class Pack:
         self._spans: dict[int, list] = {}     # fascicle -> record line spans (see _record_spans)
         self._lock = threading.Lock()
 
-    @property
+    @cached_property
     def checksum(self) -> str:
         """One hash for the pack's content: the manifest's sha256 of every file (checked on opening)."""
         files = self.manifest.get("files") or {}

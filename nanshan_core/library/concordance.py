@@ -177,7 +177,7 @@ class Searcher:
     def _find_uncached(self, folded: str) -> dict[int, list[int] | int]:
         if not self._index_is_cheaper(folded):
             return self._scan_all(folded)
-        hits = self._phrase(folded) if len(folded) >= 2 else self._scan_docs(folded)
+        hits = self.retriever.phrase_starts(folded) if len(folded) >= 2 else self._scan_docs(folded)
         out = {}
         for d, offs in hits.items():
             starts = self._bounds(d)
@@ -212,9 +212,6 @@ class Searcher:
         if chars is None:
             chars = self._chars = int(self.retriever.searcher.field_length("uni")) or 1
         return chars
-
-    def _phrase(self, folded: str) -> dict[int, list[int]]:
-        return self.retriever.phrase_starts(folded)
 
     def _scan_docs(self, char: str) -> dict[int, list[int]]:
         """One rare character: the passages the index says hold it, read from the pack."""
