@@ -88,3 +88,27 @@ def test_framing_words_are_no_topic_names(engine):
     framing = {simplify(w) for w in bridge._bridge_data()["framing"]}
     names = {simplify(n) for t in engine.skeleton.topics.values() for n in t.names}
     assert framing & names == set()
+
+
+def test_a_short_question_pointing_back_asks_about_the_story(engine):
+    # 「这样合乎戒律吗？」 says nothing of its own: the story before it is what is asked
+    q = "师父让居士替他把供养的钱存进自己的银行卡里。这样合乎戒律吗？"
+    a = bridge.analyse(q)
+    assert len(a.parts) == 1 and a.parts[0].asks
+    m, ids = top(engine, q)
+    assert ids and ids[0] == "m.np.18", ids
+    # a part that points back but says more of its own stays a part of its own
+    a = bridge.analyse("比丘能不能自己保管钱？这样的话，比丘尼可以一个人过河吗？")
+    assert len(a.parts) == 2
+
+
+def test_within_a_topic_the_passage_holding_the_questions_own_words_is_shown(engine):
+    # 行事鈔 treats 觸女人戒 over several passages; the one with 「若母等近親。久別相見。抱捉
+    # 比丘者。當正念住不犯」 answers this question, and only the question's own words
+    # (母, 久别, 抱) tell it from the others: the chosen terms are the rule's words
+    res = engine.ask("母亲久别重逢抱住出家的儿子，比丘算不算犯触女人戒？")
+    assert res.selection.topics[0].topic.id == "m.sa.2"
+    # among the topic's own passages, which lead the layer (not only inside a later search hit)
+    assert any("久別相見。抱捉比丘者" in m.text for m in res.materials
+               if m.layer == "daoxuan" and m.source == "topic"), \
+        [(m.start_coord, m.source) for m in res.materials if m.layer == "daoxuan"]

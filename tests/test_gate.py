@@ -99,3 +99,14 @@ def test_eval_reports_a_scope_set_by_outcome(engine, tmp_path):
     assert rep["refused"]["hit"] == 1 and rep["refused_by_kind"]["divination"]["of"] == 1
     assert rep["near_miss_wrongly_refused"]["hit"] == 0 and rep["silent_lead"]["hit"] == 1
     assert "应拒答而拒答：100% (1/1)" in format_scope_report(rep)
+
+
+def test_asking_leave_on_a_vinaya_subject_is_answered_with_a_note(engine):
+    # 「可以…吗」 about 过午 is the Vinaya's own question (開遮); the stomach ache is its occasion
+    res = engine.ask("过了中午肚子饿得胃疼，可以喝点糖水吗？")
+    d = res.to_json()
+    assert not res.refused and d["scope"]["outcome"] == "scope_note" and d["scope"]["kind"] == "medical"
+    assert d["answer"]["text"].startswith("【范围说明】") and "【律本明文】" in d["answer"]["text"]
+    assert any(c["coord"].startswith("T22n1428") for c in d["panes"]["vinaya"])
+    # the same symptom asked for a treatment is still not the Vinaya's to answer
+    assert engine.ask("胃疼该吃哪种药？").refused

@@ -112,3 +112,10 @@ def test_report_lists_counts_and_missing_layers(skel):
     text = json.dumps(r, ensure_ascii=False)
     assert "單提" in text and r["chapters"]["犍度"]["count"] == 20
     assert set(r["missing"]) == {"vinaya", "daoxuan", "yuanzhao"}
+
+
+def test_every_topic_has_its_own_label(engine):
+    """A list of chosen topics never reads 「時藥、時藥」: topics of one name carry their chapter."""
+    labels = [t.label() for t in engine.skeleton.topics.values()]
+    assert len(labels) == len(set(labels))
+    assert {"時藥（藥揵度）", "時藥（四藥受淨篇）"} <= set(labels)

@@ -137,6 +137,10 @@ def _nun_words() -> re.Pattern:
     return re.compile("|".join(re.escape(simplify(w)) for w in _bridge_data()["nun_words"]))
 
 
+_ANAPHOR = re.compile(r"[\s，,]*(这样|这种|这么|那样|那这|那么这|如此|这算|这个|这些|那种|那也|这也|此)")
+ANAPHOR_CONTENT = 8   # content characters up to which a part that points back only asks about the one before
+
+
 _STOPS = re.compile(r"[？?！!。；;\n]+")
 
 
@@ -157,7 +161,9 @@ def analyse(question: str) -> Analysis:
         content = sum(1 for i in range(a, b) if is_word_char(q[i]) and i not in masked)
         if content == 0:
             continue
-        if parts and content < 3:                      # a fragment belongs to the part before it
+        # a fragment belongs to the part before it, and so does a short question that points back
+        # to it (「……像一般演讲那样。这样合乎戒律吗？」 asks about the story, not about 戒律)
+        if parts and (content < 3 or (_ANAPHOR.match(q, a) and content <= ANAPHOR_CONTENT)):
             parts[-1] = Part(parts[-1].start, b, q[parts[-1].start:b])
             continue
         parts.append(Part(a, b, q[a:b]))

@@ -18,6 +18,7 @@ from ..errors import QuestionError
 from ..text import clean_question
 from .answer import Answer, compose
 from .bridge import Matcher
+from .context import Context, question_context
 from .gate import Gate
 from .retrieve import LAYERS, OTHER, Material, Retriever
 from .terms import Selection
@@ -129,6 +130,11 @@ class Engine:
         n = len(self.retriever.chunks)
         return math.log(1 + n / (1 + self.df(term)))
 
+    def question_context(self, question: str) -> Context:
+        s = self.retriever.searcher
+        return question_context(question, self.pack.normalizer.fold_query, s.doc_frequency,
+                                len(self.retriever.chunks))
+
     def match_topics(self, question: str, topics: list[str] | None = None):
         """The question's topics; ``topics`` (ids) is the reader's own choice, e.g. one of the
         「您是否想问」 suggestions, and then stands as certain."""
@@ -190,7 +196,8 @@ class Engine:
         result.clue_coords = clue_mod.coords_for(result.clues)
         places = [self.retriever.places(self.skeleton.anchors(m.topic)) for m in result.selection.topics]
         sure = (result.selection.confidence or 0) >= SURE_PLACES
+        context = self.question_context(result.question)
         result.materials = self.retriever.retrieve(result.selection.texts, result.clue_coords,
                                                    result.selection.weights, result.selection.concepts,
-                                                   places, sure=sure)
+                                                   places, sure=sure, context=context)
         timing["retrieve"] = (time.perf_counter() - t) * 1000

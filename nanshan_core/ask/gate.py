@@ -40,6 +40,9 @@ LEX_WEIGHT = 0.4         # what each domain word adds to a kind's posterior (at 
 SUBJECT_AT = 2.5         # topic evidence (bridge score) at which a part has a Vinaya subject
 
 
+_LEAVE = re.compile(r"(可以|可不可以|能不能|能否|还能|允许|允不允许|开不开).{0,12}(吗|么|？|\?|$)")
+
+
 @dataclass(frozen=True)
 class Refusal:
     kind: str
@@ -302,9 +305,19 @@ class Gate:
         in_scope = [p for p in parts if p not in out_parts
                     and (p["subject"] >= SUBJECT_AT or _vinaya_framed(p["text"])
                          or (p["kind"] == "answer" and p["subject"] >= 1.5))]
-        if in_scope:
+        if in_scope or self._asks_leave(out_parts, question):
             return Decision("scope_note", kind, _data()["kinds"][kind]["note"], parts=parts)
         return self._refuse(kind, parts)
+
+    @staticmethod
+    def _asks_leave(out_parts: list[dict], question: str) -> bool:
+        """「过了中午胃疼，可以喝点糖水吗？」: asking whether something is allowed, about a Vinaya
+        subject, without asking advice for oneself, is the Vinaya's own question (開遮) — the
+        symptom or the thing's domain is only its occasion; a note covers that part."""
+        if any(p["kind"] in WHOLE_KINDS or p["subject"] < SUBJECT_AT or p["p"] >= 1.0 for p in out_parts):
+            return False
+        q = simplify(question)
+        return bool(_LEAVE.search(q)) and not any(w in q for w in _advice_words())
 
     def _out_of_scope(self, kind: str, p: float, text: str) -> bool:
         """Is a text (part) of an out-of-scope kind?  A verdict needs someone to be judged; an

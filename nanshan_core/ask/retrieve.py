@@ -27,6 +27,7 @@ import math
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from whoosh import query as wq
 
@@ -35,6 +36,9 @@ from ..corpus.works import title_for
 from ..errors import CoordError
 from ..text import sentence_spans
 from .verify import coord_at
+
+if TYPE_CHECKING:
+    from .context import Context
 
 LAYERS = ("vinaya", "daoxuan", "yuanzhao")
 OTHER = "other"          # works outside the three layers (a wider pack's 其他律部 / 其他注疏)
@@ -227,10 +231,12 @@ class Retriever:
     # -- assembling materials ---------------------------------------------------
     def retrieve(self, terms: list[str], clue_coords: list[str] | None = None,
                  weights: list[float] | None = None, concepts: list[str] | None = None,
-                 topic_places: list[list["Place"]] | None = None, sure: bool = True) -> list[Material]:
+                 topic_places: list[list["Place"]] | None = None, sure: bool = True,
+                 context: "Context | None" = None) -> list[Material]:
         """Materials per layer.  ``topic_places``: for each chosen topic (the main one first) the
         places where the layers treat it (see topic_places): they come first, and a passage
-        inside a topic's section outranks the same words elsewhere."""
+        inside a topic's section outranks the same words elsewhere.  ``context``: the question's
+        own words (context.py), which choose among a section's passages."""
         clue_docs = self._clue_docs(clue_coords or [])
         topic_places = topic_places or []
         boost = self._section_boost(clue_docs)
@@ -249,7 +255,11 @@ class Retriever:
                                 key=lambda x: -x[1])[:10]
                 picked = [(d, sc) for d, _, sc, _ in chosen.get("daoxuan", [])]
                 self._merge_links(ranking, picked + strong, scored)
-            firsts = self._topic_picks(layer, topic_places, ranking, TOPIC_SLOTS if sure else UNSURE_SLOTS)
+            fit = {}
+            if context is not None:
+                fit = self._section_fit(ranking, context, [pl for places in topic_places for pl in places
+                                                      if pl.layer == layer])
+            firsts = self._topic_picks(layer, topic_places, ranking, TOPIC_SLOTS if sure else UNSURE_SLOTS, fit)
             chosen[layer] = self._pick(layer, clue_docs, ranking, firsts)
         chosen[OTHER] = self.other_picks(scored)
         materials = [self._material(doc, source, score, folded_terms, terms, anchor)
@@ -291,9 +301,11 @@ class Retriever:
         return self._pick(OTHER, [], ranking)
 
     def _topic_picks(self, layer: str, topic_places: list[list["Place"]], ranking: dict,
-                     slots: tuple = None) -> list[tuple]:
+                     slots: tuple = None, fit: dict[int, float] | None = None) -> list[tuple]:
         """A topic's own passages in this layer: where each work treats it, and the passage of
-        that treatment the terms point to; the main topic gets more of the layer than the others."""
+        that treatment the terms and the question's own words (``fit``) point to; the main
+        topic gets more of the layer than the others."""
+        fit = fit or {}
         out: list[tuple] = []
         for rank, places in enumerate(topic_places):
             slots = slots or TOPIC_SLOTS
@@ -304,10 +316,11 @@ class Retriever:
                     continue
                 mine.append((pl.doc, "topic", ranking.get(pl.doc, (0.0,))[0], pl.offset))
                 # the passage right after the anchor is usually its run-on already
-                inside = [d for d in range(pl.doc + 2, pl.end) if d in ranking]
+                inside = [d for d in range(pl.doc + 2, pl.end) if d in ranking or fit.get(d, 0.0) >= FIT_ALONE]
                 if inside and len(mine) < cap:
-                    best = max(inside, key=lambda d: ranking[d][0])
-                    mine.append((best, "topic", ranking[best][0], None))
+                    top = max(ranking.get(d, (0.0,))[0] for d in inside) or 1.0
+                    best = max(inside, key=lambda d: ranking.get(d, (0.0,))[0] / top + INSIDE_FIT * fit.get(d, 0.0))
+                    mine.append((best, "topic", ranking.get(best, (0.0,))[0], None))
             out += mine
         return out
 
@@ -341,6 +354,27 @@ class Retriever:
                 break
             take(doc, ranking[doc][1], ranking[doc][0], None)
         return picks
+
+    FIT_POOL = 40           # a layer's best candidates, against whose fit a section's passages are measured
+
+    def _section_fit(self, ranking: dict, context: "Context", places: list["Place"]) -> dict[int, float]:
+        """How much of the question's own wording each passage of the topics' sections holds, as a
+        share of the best fit among them and the layer's best candidates.  Measured, not added to
+        the ranking: reordering the whole layer by it lost more gold than it found (tune and dev
+        sets), choosing inside a section by it found more."""
+        top = sorted(ranking, key=lambda d: -ranking[d][0])[:self.FIT_POOL]
+        inside = [d for pl in places for d in range(pl.doc, min(pl.end, pl.doc + self.SECTION_MAX))]
+        ctx = {d: context.score(self.folded_text(d), self.avg_len) for d in dict.fromkeys(top + inside)}
+        best = max(ctx.values(), default=0.0)
+        return {d: v / best for d, v in ctx.items() if d in inside} if best > 0 else {}
+
+    def folded_text(self, doc: int) -> str:
+        """A passage's text in search form (繁/简 and variants folded), kept for the session."""
+        cache = self.__dict__.setdefault("_folded", {})
+        text = cache.get(doc)
+        if text is None:
+            text = cache[doc] = self.pack.normalizer.fold(self.pack.passage(doc + 1).text)
+        return text
 
     @cached_property
     def links(self) -> dict[int, list[tuple[int, float]]]:
@@ -561,6 +595,8 @@ def _slice_lines(table: list, start: int, end: int) -> list:
 
 
 TOPIC_BOOST = (2.0, 1.6, 1.4)   # passages inside the main topic's sections, the second's, the others'
+INSIDE_FIT = 1.0                # the question's own words against the terms, choosing within a section
+FIT_ALONE = 0.7                 # … and how well a passage without any term must fit the question to be chosen
 TOPIC_SLOTS = (3, 2, 1)         # a layer's passages taken from the main topic's places, the second's …
 UNSURE_SLOTS = (1, 1)           # … when the topic is only a best guess
 

@@ -47,6 +47,7 @@ class Topic:
     phrasings: list[str] = field(default_factory=list)
     keywords: list[str] = field(default_factory=list)
     anchors: list[TopicAnchor] = field(default_factory=list)
+    where: str = ""          # the chapter's name, when another topic has the same name (時藥 of 藥揵度 / 四藥受淨篇)
 
     @property
     def name(self) -> str:
@@ -61,7 +62,7 @@ class Topic:
         if self.is_rule:
             who = "比丘尼" if self.nun else ""
             return f"{who}{self.name}（{CLASS_NAME[self.cls]}第{self.num}）"
-        return self.name
+        return f"{self.name}（{self.where}）" if self.where else self.name
 
     def to_json(self) -> dict:
         return {"id": self.id, "name": self.name, "label": self.label(), "class": CLASS_LABEL.get(self.cls, self.cls)}
@@ -118,11 +119,26 @@ class Skeleton:
                     "SELECT topic, layer, work, role, line, end_line FROM topic_anchors"):
                 if tid in self.topics:
                     self.topics[tid].anchors.append(TopicAnchor(layer, work, role, line, end))
+        self._tell_apart()
         # a nuns' rule that repeats the monks' rule is treated where the monks' rule is
         self.nun_version: dict[str, str] = {}
         for t in self.topics.values():
             if t.same_as and t.same_as in self.topics:
                 self.nun_version.setdefault(t.same_as, t.id)
+
+    def _tell_apart(self) -> None:
+        """Topics of one name (時藥 is a procedure of 藥揵度 and a section of 四藥受淨篇) are labelled
+        with their chapter, so that a list of chosen topics never reads 「時藥、時藥」."""
+        by_name: dict[str, list[Topic]] = {}
+        for t in self.topics.values():
+            if not t.is_rule:
+                by_name.setdefault(t.name, []).append(t)
+        for same in by_name.values():
+            if len(same) < 2:
+                continue
+            for t in same:
+                up = self.topics.get(t.parent) if t.parent else None
+                t.where = up.name if up else CLASS_LABEL.get(t.cls, t.cls)
 
     def __len__(self) -> int:
         return len(self.topics)
