@@ -112,3 +112,29 @@ def test_within_a_topic_the_passage_holding_the_questions_own_words_is_shown(eng
     assert any("久別相見。抱捉比丘者" in m.text for m in res.materials
                if m.layer == "daoxuan" and m.source == "topic"), \
         [(m.start_coord, m.source) for m in res.materials if m.layer == "daoxuan"]
+
+
+def test_the_askers_introduction_is_not_the_topic(engine):
+    # 「我是刚出家半年的比丘尼」 says who asks (a nun), not that the question is about 出家
+    q = "师父好！我是刚出家半年的比丘尼，在寺里管斋堂。过了中午居士送来水果，可以收下放到第二天再吃吗？"
+    a = bridge.analyse(q)
+    assert "出家" in "".join(a.simple[i] for i in sorted(a.masked)) and a.nun
+    m, ids = top(engine, q)
+    assert ids and all(engine.skeleton.get(i).nun or not engine.skeleton.get(i).is_rule for i in ids), ids
+    assert not any(i.startswith("k.01") for i in ids), ids          # not the 受戒揵度's 出家
+    assert {"n.pc.24", "n.pc.25"} & set(ids), ids                  # the nuns' 非時食 / 殘宿食
+
+
+def test_the_glossary_names_the_topic_its_words_belong_to(engine):
+    # no phrasing of 觸女人戒 speaks of massage; the glossary's entry for bodily contact does (摩觸)
+    m, ids = top(engine, "比丘能不能给女居士按摩？")
+    assert ids[0] == "m.sa.2", ids
+    assert any(e.startswith("词表") for e in m.chosen()[0].evidence)
+
+
+def test_a_follow_up_that_says_nothing_of_its_own_joins_the_question_before(engine):
+    q = "我们道场有位师兄总在背后说别人坏话，搞得大家不和，这种人犯什么戒？应该怎么处理？"
+    m, ids = top(engine, q)
+    assert ids[0] == "m.pc.3" and m.sure, (ids, m.confidence)
+    # 「应该怎么处理？」 is not a part with a topic of its own
+    assert [p.text for p in m.analysis.parts] == [q]          # one part: the whole question

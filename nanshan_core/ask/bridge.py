@@ -39,6 +39,10 @@ FUZZY_WEIGHT = 0.8
 FUZZY_COVER = 0.5     # share of a phrasing's bigrams a question must hold to meet it in other words
 LOOSE_WEIGHT = 8.0    # the best topic of the loose (BM25) channel counts as this many characters …
 LOOSE_SURE = 100.0    # … when its BM25 score reaches this; the others in proportion
+GLOSSARY_WEIGHT = 1.0  # a glossary entry the question meets, whose words are the topic's name or keyword
+GLOSSARY_SURE = 4.0    # … counts in full from this entry score (about: question characters it covers)
+GLOSSARY_ENTRIES = 3   # the entries and terms of each that may name a topic
+GLOSSARY_TERMS = 3
 GENERAL = {"class", "khandhaka", "pian", "chapter"}
 NOT_NUN_WEIGHT = 0.4  # a rule only nuns have, when the question does not speak of nuns
 GENERAL_WEIGHT = 0.6  # a chapter or class as a whole, against one of its rules or procedures
@@ -141,13 +145,19 @@ _ANAPHOR = re.compile(r"[\s，,]*(这样|这种|这么|那样|那这|那么这|�
 ANAPHOR_CONTENT = 8   # content characters up to which a part that points back only asks about the one before
 
 
+# 「我是刚出家半年的比丘尼」「本人是一名在家居士」: the asker introducing themselves (出家 here is
+# not the topic 出家); whether the asker is a nun is read from the nun words before masking
+_SELF_INTRO = re.compile(r"(?:我|本人|末学|弟子)(?:是|为|乃)(?:一[名个位])?[^，,。！？?；;]{0,12}?"
+                         r"(?:比丘尼|比丘|沙弥尼|沙弥|式叉摩那|居士|出家人|出家众|法师|僧人|学佛的人|佛弟子)")
+# 「应该怎么处理？」「犯什么罪？」「如何对治？」: a follow-up that says nothing of its own asks about the part before
+_FOLLOW_UP = re.compile(r"处理|处置|对待|对治|解决|办|做|算|判|罪|犯|结|看|呢|何|如|样|种|情况|规定|说法|讲究")
 _STOPS = re.compile(r"[？?！!。；;\n]+")
 
 
 def analyse(question: str) -> Analysis:
     q = simplify(question)
     masked: set[int] = set()
-    for rx in (_framing(), _nun_words()):       # who is asked about is not what is asked
+    for rx in (_framing(), _nun_words(), _SELF_INTRO):   # who is asked about is not what is asked
         for m in rx.finditer(q):
             masked.update(range(*m.span()))
     cuts = {0, len(q)}
@@ -163,7 +173,10 @@ def analyse(question: str) -> Analysis:
             continue
         # a fragment belongs to the part before it, and so does a short question that points back
         # to it (「……像一般演讲那样。这样合乎戒律吗？」 asks about the story, not about 戒律)
-        if parts and (content < 3 or (_ANAPHOR.match(q, a) and content <= ANAPHOR_CONTENT)):
+        said = "".join(q[i] for i in range(a, b) if is_word_char(q[i]) and i not in masked
+                       and q[i] not in FUNCTION_CHARS)
+        if parts and (content < 3 or (_ANAPHOR.match(q, a) and content <= ANAPHOR_CONTENT)
+                      or not _FOLLOW_UP.sub("", said)):
             parts[-1] = Part(parts[-1].start, b, q[parts[-1].start:b])
             continue
         parts.append(Part(a, b, q[a:b]))
@@ -243,6 +256,7 @@ class _Target:
     keywords: list[str]
     phrasings: list[tuple[re.Pattern, str]]
     doc: set[str]                         # simplified classical words and bigrams of the topic
+    word_set: set[str]                    # its names (and their cores) and keywords, simplified
     spoken: list[set[str]]                # content bigrams of each modern phrasing
 
 
@@ -335,7 +349,7 @@ class Matcher:
             # rule's formula (悔過, 波逸提 are in every rule of a class)
             doc = set(names) | set(keywords) | {b for w in names + keywords for b in _bigrams(w)}
             spoken = [bs for _, plain in phr if (bs := {b for b in _bigrams(plain) if is_content_bigram(b)})]
-            self.targets.append(_Target(t, names, keywords, phr, doc, spoken))
+            self.targets.append(_Target(t, names, keywords, phr, doc, set(names) | set(keywords), spoken))
         # how many topics each classical word or bigram belongs to: a word shared by many
         # topics (比丘, 食) says little about any one of them
         df: dict[str, int] = {}
@@ -369,6 +383,7 @@ class Matcher:
         loose = self.index.search(chars + [c for w in classical for c in w],
                                   [b for _, b in qbi] + [b for w in classical for b in _bigrams(w)])
         loose_top = max(loose.values(), default=1.0)
+        glossed = self._glossed(a, part)
         out = []
         for tg in self.targets:
             score, evidence, covered = 0.0, [], set()
@@ -401,6 +416,11 @@ class Matcher:
                         score += PHRASING_WEIGHT * min(new, len(plain))
                         evidence.append(plain)
                     break
+            for name, weight in glossed.items():   # the glossary's entries the part meets name the topic
+                if name in tg.word_set and not covered:
+                    score += GLOSSARY_WEIGHT * weight
+                    evidence.append(f"词表:{name}")
+                    break
             k = self._order[id(tg)]
             lv = 0.0
             if k in loose:                      # the loose channel: characters shared with the topic
@@ -412,6 +432,22 @@ class Matcher:
                 if tg.topic.cls in GENERAL:          # the asked procedure beats its chapter
                     factor *= GENERAL_WEIGHT
                 out.append(TopicMatch(tg.topic, score * factor, 0, evidence, lv * factor))
+        return out
+
+    def _glossed(self, a: Analysis, part: Part) -> dict[str, float]:
+        """The classical words of the glossary entries this part meets (framing and address
+        blanked out), each with its entry's strength (0..1): the glossary knows how people say
+        「在背后说别人坏话」 (兩舌) and the topics do not have to learn it again."""
+        from .terms import match_entries
+        text = "".join("，" if part.start + i in a.masked else ch for i, ch in enumerate(a.simple[part.start:part.end]))
+        entries = match_entries(text)
+        if not entries:
+            return {}
+        top = max(sc for _, sc in entries)
+        out: dict[str, float] = {}
+        for e, sc in entries[:GLOSSARY_ENTRIES]:
+            for t in e.simple_terms[:GLOSSARY_TERMS]:
+                out[t] = max(out.get(t, 0.0), min(1.0, sc / GLOSSARY_SURE) * sc / top)
         return out
 
     def _rarity(self, word: str) -> float:
@@ -461,7 +497,10 @@ class Matcher:
         merged: dict[str, TopicMatch] = {}
         for m in main:
             if m.topic.id in merged:
-                merged[m.topic.id].score += m.score * 0.5
+                kept = merged[m.topic.id]
+                kept.score += m.score * 0.5
+                if not a.parts[kept.part].asks and a.parts[m.part].asks:
+                    kept.part = m.part        # the topic is what a part asks, not only the story's
             else:
                 merged[m.topic.id] = m
         main = list(merged.values())

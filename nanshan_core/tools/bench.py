@@ -86,6 +86,7 @@ def run(engine: Engine, questions: list[str], repeat: int = 3, gui: bool = True,
     t = time.perf_counter()
     engine.ask(questions[0])
     first_query_ms = (time.perf_counter() - t) * 1000
+    engine.warm_up(questions[0])        # as the app does once its pack is open
     selections = [engine.select_terms(q) for q in questions]
     fold = pack.normalizer.fold
     texts = [fold(pack.passage(i + 1).text) for i in range(len(engine.retriever.chunks))]
