@@ -138,3 +138,11 @@ def test_a_follow_up_that_says_nothing_of_its_own_joins_the_question_before(engi
     assert ids[0] == "m.pc.3" and m.sure, (ids, m.confidence)
     # 「应该怎么处理？」 is not a part with a topic of its own
     assert [p.text for p in m.analysis.parts] == [q]          # one part: the whole question
+
+
+def test_a_question_comparing_monks_and_nuns_gets_both_rules(engine):
+    for q, monks in (("比丘和比丘尼过午不食的规定一样吗？", "m.pc.37"), ("僧尼都可以自己保管钱吗？", "m.np.18")):
+        m, ids = top(engine, q)
+        assert ids[0] == monks and engine.skeleton.get(ids[1]).same_as == monks, (q, ids)
+    m, ids = top(engine, "我们比丘尼过了中午还能吃东西吗？")     # nuns only: the nuns' rule alone
+    assert ids[0].startswith("n.") and "m.pc.37" not in ids

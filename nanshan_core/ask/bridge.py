@@ -60,6 +60,7 @@ class Part:
     text: str
     asks: bool = True        # the part asks something (a narrative part only sets the scene)
     nun: bool = False        # the part is about nuns (its own words, else the question's)
+    both: bool = False       # … and about monks too: it compares the two orders (比丘和比丘尼、僧尼)
 
 
 @dataclass
@@ -151,6 +152,7 @@ _SELF_INTRO = re.compile(r"(?:我|本人|末学|弟子)(?:是|为|乃)(?:一[名
                          r"(?:比丘尼|比丘|沙弥尼|沙弥|式叉摩那|居士|出家人|出家众|法师|僧人|学佛的人|佛弟子)")
 # 「应该怎么处理？」「犯什么罪？」「如何对治？」: a follow-up that says nothing of its own asks about the part before
 _FOLLOW_UP = re.compile(r"处理|处置|对待|对治|解决|办|做|算|判|罪|犯|结|看|呢|何|如|样|种|情况|规定|说法|讲究")
+_MONKS_TOO = re.compile(r"比丘(?!尼)|大僧|僧尼|男众|二众|两众|二部")
 _STOPS = re.compile(r"[？?！!。；;\n]+")
 
 
@@ -187,6 +189,7 @@ def analyse(question: str) -> Analysis:
         p.asks = bool(_ASKING.search(p.text))
         if _nun_words().search(p.text):
             p.nun = True
+            p.both = bool(_MONKS_TOO.search(p.text))
         elif re.search(r"比丘(?!尼)|和尚|沙弥(?!尼)", p.text):
             p.nun = False            # this part is about monks, whatever the rest says
         else:
@@ -514,9 +517,18 @@ class Matcher:
                 m._damped = True
         main.sort(key=lambda m: (m.topic.id not in named_parts, m.part not in asks, -m.score))
         ranked = sorted(best.values(), key=lambda m: -m.score)
-        ranked = [self._as_nun(m) if m.part in nun_parts else m for m in ranked]
-        main = [self._as_nun(m) if m.part in nun_parts else m for m in main]
+        both = {i for i, p in enumerate(a.parts) if p.both}
+        ranked = [self._as_nun(m) if m.part in nun_parts - both else m for m in ranked]
+        main = [x for m in main for x in self._versions(m, m.part in nun_parts, m.part in both)]
         return Matches(ranked, main, self._confidence(ranked, main), a)
+
+    def _versions(self, m: TopicMatch, nun: bool, both: bool) -> list[TopicMatch]:
+        """A part about monks and nuns alike (「比丘和比丘尼……一样吗」) gets both orders' rule;
+        a part about nuns the nuns' rule; else the rule as matched."""
+        if both:
+            nun_m = self._as_nun(m)
+            return [m, nun_m] if nun_m.topic.id != m.topic.id else [m]
+        return [self._as_nun(m)] if nun else [m]
 
     def forced(self, question: str, ids: list[str]) -> Matches:
         """The reader chose the topics (「您是否想问」): they stand, in the order given."""
