@@ -146,3 +146,9 @@ def test_a_question_comparing_monks_and_nuns_gets_both_rules(engine):
         assert ids[0] == monks and engine.skeleton.get(ids[1]).same_as == monks, (q, ids)
     m, ids = top(engine, "我们比丘尼过了中午还能吃东西吗？")     # nuns only: the nuns' rule alone
     assert ids[0].startswith("n.") and "m.pc.37" not in ids
+
+
+def test_a_nuns_rule_does_not_lead_a_question_without_nuns(engine):
+    # 不為滅諍戒 is the nuns' rule (單提第111); a quarrel among 师父们 is the 滅諍揵度's subject
+    m, ids = top(engine, "寺里师父们之间闹矛盾吵起来了，按戒律应该怎么调解？")
+    assert ids and not engine.skeleton.get(ids[0]).nun, ids

@@ -483,7 +483,11 @@ class Matcher:
         main: list[TopicMatch] = []
         named_parts: list[int] = []
         for pi, part in enumerate(a.parts):
-            scored = sorted(self.score_part(a, part), key=lambda m: -m.score)
+            scored = self.score_part(a, part)
+            for m in scored:              # a nuns' own rule, asked without a word of nuns
+                if m.topic.nun and not part.nun:
+                    m.score *= NOT_NUN_WEIGHT
+            scored.sort(key=lambda m: -m.score)
             if not scored:
                 continue
             top = scored[0]
@@ -511,11 +515,6 @@ class Matcher:
         asks = {i for i, p in enumerate(a.parts) if p.asks}
         main.sort(key=lambda m: (m.topic.id not in named_parts, m.part not in asks, -m.score))
         nun_parts = {i for i, p in enumerate(a.parts) if p.nun}
-        for m in list(best.values()) + main:      # a nuns' own rule, asked without a word of nuns
-            if m.topic.nun and m.part not in nun_parts and not getattr(m, "_damped", False):
-                m.score *= NOT_NUN_WEIGHT
-                m._damped = True
-        main.sort(key=lambda m: (m.topic.id not in named_parts, m.part not in asks, -m.score))
         ranked = sorted(best.values(), key=lambda m: -m.score)
         both = {i for i, p in enumerate(a.parts) if p.both}
         ranked = [self._as_nun(m) if m.part in nun_parts - both else m for m in ranked]
