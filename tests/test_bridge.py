@@ -152,3 +152,11 @@ def test_a_nuns_rule_does_not_lead_a_question_without_nuns(engine):
     # 不為滅諍戒 is the nuns' rule (單提第111); a quarrel among 师父们 is the 滅諍揵度's subject
     m, ids = top(engine, "寺里师父们之间闹矛盾吵起来了，按戒律应该怎么调解？")
     assert ids and not engine.skeleton.get(ids[0]).nun, ids
+
+
+def test_the_texts_say_which_topic_a_glossary_entrys_words_belong_to(engine):
+    # counted in the topics' own sections of the real pack, not written by hand
+    sections = engine.matcher.sections
+    assert [t for t, _ in sections.word_topics(("盜僧物", "互用", "僧物", "盜用"))] == ["m.pr.2"]
+    assert [t for t, _ in sections.word_topics(("兩舌", "兩舌語", "鬪亂"))] == ["m.pc.3"]
+    assert sections.word_topics(("比丘",)) == ()          # in every section: it names none

@@ -40,6 +40,7 @@ FUZZY_COVER = 0.5     # share of a phrasing's bigrams a question must hold to me
 LOOSE_WEIGHT = 8.0    # the best topic of the loose (BM25) channel counts as this many characters …
 LOOSE_SURE = 100.0    # … when its BM25 score reaches this; the others in proportion
 GLOSSARY_WEIGHT = 1.0  # a glossary entry the question meets, whose words are the topic's name or keyword
+SECTIONS_WEIGHT = 4.0  # … whose words stand mostly in the topic's own sections (sections.py)
 GLOSSARY_SURE = 4.0    # … counts in full from this entry score (about: question characters it covers)
 GLOSSARY_ENTRIES = 3   # the entries and terms of each that may name a topic
 GLOSSARY_TERMS = 3
@@ -370,6 +371,7 @@ class Matcher:
         self.index = TopicIndex(self.targets)
         self.nun_version = skeleton.nun_version
         self._order = {id(tg): k for k, tg in enumerate(self.targets)}
+        self.sections = None         # sections.TopicSections, when the pack's passages can be asked
 
     # -- scoring -------------------------------------------------------------------
     def score_part(self, a: Analysis, part: Part) -> list[TopicMatch]:
@@ -386,7 +388,7 @@ class Matcher:
         loose = self.index.search(chars + [c for w in classical for c in w],
                                   [b for _, b in qbi] + [b for w in classical for b in _bigrams(w)])
         loose_top = max(loose.values(), default=1.0)
-        glossed = self._glossed(a, part)
+        glossed, glossed_at = self._glossed(a, part)
         out = []
         for tg in self.targets:
             score, evidence, covered = 0.0, [], set()
@@ -419,11 +421,16 @@ class Matcher:
                         score += PHRASING_WEIGHT * min(new, len(plain))
                         evidence.append(plain)
                     break
+            gloss = 0.0
             for name, weight in glossed.items():   # the glossary's entries the part meets name the topic
-                if name in tg.word_set and not covered:
-                    score += GLOSSARY_WEIGHT * weight
-                    evidence.append(f"词表:{name}")
-                    break
+                if name in tg.word_set and not covered and weight > gloss:
+                    gloss, note = weight, f"词表:{name}"
+            if SECTIONS_WEIGHT * glossed_at.get(tg.topic.id, 0.0) > GLOSSARY_WEIGHT * gloss:
+                # … or their words stand in its sections
+                gloss, note = glossed_at[tg.topic.id] * SECTIONS_WEIGHT / GLOSSARY_WEIGHT, "词表≈"
+            if gloss > 0:
+                score += GLOSSARY_WEIGHT * gloss
+                evidence.append(note)
             k = self._order[id(tg)]
             lv = 0.0
             if k in loose:                      # the loose channel: characters shared with the topic
@@ -437,21 +444,27 @@ class Matcher:
                 out.append(TopicMatch(tg.topic, score * factor, 0, evidence, lv * factor))
         return out
 
-    def _glossed(self, a: Analysis, part: Part) -> dict[str, float]:
+    def _glossed(self, a: Analysis, part: Part) -> tuple[dict[str, float], dict[str, float]]:
         """The classical words of the glossary entries this part meets (framing and address
         blanked out), each with its entry's strength (0..1): the glossary knows how people say
-        「在背后说别人坏话」 (兩舌) and the topics do not have to learn it again."""
+        「在背后说别人坏话」 (兩舌) and the topics do not have to learn it again.  Second, the
+        topics in whose sections the entries' words stand (sections.py), by strength × share."""
         from .terms import match_entries
         text = "".join("，" if part.start + i in a.masked else ch for i, ch in enumerate(a.simple[part.start:part.end]))
         entries = match_entries(text)
         if not entries:
-            return {}
+            return {}, {}
         top = max(sc for _, sc in entries)
         out: dict[str, float] = {}
+        at: dict[str, float] = {}
         for e, sc in entries[:GLOSSARY_ENTRIES]:
+            strength = min(1.0, sc / GLOSSARY_SURE) * sc / top
             for t in e.simple_terms[:GLOSSARY_TERMS]:
-                out[t] = max(out.get(t, 0.0), min(1.0, sc / GLOSSARY_SURE) * sc / top)
-        return out
+                out[t] = max(out.get(t, 0.0), strength)
+            if self.sections is not None:
+                for tid, share in self.sections.word_topics(tuple(e.terms[:GLOSSARY_TERMS + 1])):
+                    at[tid] = max(at.get(tid, 0.0), strength * share)
+        return out, at
 
     def _rarity(self, word: str) -> float:
         """A name shared by many topics (說法, 比丘) counts less than one that points to one topic,

@@ -21,6 +21,7 @@ from .answer import Answer, compose
 from .bridge import Matcher
 from .context import Context, question_context
 from .gate import Gate
+from .sections import TopicSections
 from .retrieve import LAYERS, OTHER, Material, Retriever
 from .terms import Selection
 
@@ -122,7 +123,9 @@ class Engine:
 
     @functools.cached_property
     def matcher(self) -> Matcher:
-        return Matcher(self.skeleton)
+        m = Matcher(self.skeleton)
+        m.sections = TopicSections(self.retriever, self.skeleton, [tg.topic for tg in m.targets])
+        return m
 
     @functools.cached_property
     def gate(self) -> Gate:

@@ -1,0 +1,77 @@
+"""Where the texts use a word: which topics' own sections hold it.
+
+The glossary knows how people say a thing (「私下拿回家」 → 盜僧物, 互用); the
+skeleton knows where each rule and procedure is treated.  Joining the two through
+the texts themselves — in which topics' sections do an entry's words stand? —
+tells the bridge which topic a glossary entry is about without anyone writing it
+down: 盜僧物 stands mostly in the treatment of 大盜戒.  Only a topic's own places
+count (a rule, a procedure, a section), not a whole chapter, and a word spread
+over many topics names none of them.
+"""
+from __future__ import annotations
+
+import functools
+from bisect import bisect_right
+from collections import Counter
+
+SECTION_LIMIT = 60       # passages a section may span to count as a topic's own place
+MIN_SHARE = 0.3          # the share of a word's sectioned passages at which one topic counts in full
+MIN_COUNT = 4            # the leading topic must hold at least this many passages
+LEAD = 1.5               # … and this many times the next topic's
+
+
+class TopicSections:
+    """Passages -> the topics whose own sections hold them, and words -> the topics they name."""
+
+    def __init__(self, retriever, skeleton, topics):
+        self.retriever = retriever
+        self.skeleton = skeleton
+        self.topics = topics            # the topics a question can be matched to
+
+    @functools.cached_property
+    def _spans(self) -> tuple[list[int], list[tuple[int, int, str]]]:
+        spans = []
+        for t in self.topics:
+            for pl in self.retriever.places(t.anchors):
+                if pl.end - pl.doc <= SECTION_LIMIT:
+                    spans.append((pl.doc, pl.end, t.id))
+        spans.sort()
+        return [s for s, _, _ in spans], spans
+
+    def topics_of(self, doc: int) -> list[str]:
+        """The narrowest sections holding a passage (a rule inside a chapter is the rule's)."""
+        starts, spans = self._spans
+        k = bisect_right(starts, doc)
+        best, out = None, []
+        for s, e, tid in reversed(spans[max(0, k - 200):k]):
+            if s <= doc < e:
+                width = e - s
+                if best is None or width < best:
+                    best, out = width, [tid]
+                elif width == best and tid not in out:
+                    out.append(tid)
+        return out
+
+    @functools.lru_cache(maxsize=4096)
+    def word_topics(self, words: tuple[str, ...]) -> tuple[tuple[str, float], ...]:
+        """The topics whose sections hold most of the passages using any of ``words`` (one idea in
+        several words, as a glossary entry gives it): (topic id, share), the clear ones only."""
+        fold = self.retriever.pack.normalizer.fold_query
+        docs: set[int] = set()
+        for w in words:
+            docs.update(self.retriever.term_hits(fold(w)))
+        counts: Counter = Counter()
+        placed = 0
+        for d in docs:
+            tids = self.topics_of(d)
+            if tids:
+                placed += 1
+                for tid in tids:
+                    counts[tid] += 1
+        ranked = counts.most_common(2)
+        if not ranked or ranked[0][1] < MIN_COUNT:
+            return ()
+        second = ranked[1][1] if len(ranked) > 1 else 0
+        if ranked[0][1] < LEAD * second:
+            return ()                     # spread over several topics: it names none of them
+        return ((ranked[0][0], min(1.0, ranked[0][1] / placed / MIN_SHARE)),)
