@@ -160,3 +160,15 @@ def test_the_texts_say_which_topic_a_glossary_entrys_words_belong_to(engine):
     assert [t for t, _ in sections.word_topics(("盜僧物", "互用", "僧物", "盜用"))] == ["m.pr.2"]
     assert [t for t, _ in sections.word_topics(("兩舌", "兩舌語", "鬪亂"))] == ["m.pc.3"]
     assert sections.word_topics(("比丘",)) == ()          # in every section: it names none
+
+
+def test_topic_sections_are_cached_and_a_damaged_cache_is_rebuilt(full_pack, user_dirs):
+    from nanshan_core.ask.engine import Engine
+    from nanshan_core.paths import user_cache_dir
+    first = Engine(full_pack).matcher.sections._spans[1]
+    files = list((user_cache_dir() / "topic-sections").glob("*.json"))
+    assert len(files) == 1 and len(first) > 2000
+    files[0].write_text("[[1, 2", encoding="utf-8")            # cut off mid-write
+    again = Engine(full_pack).matcher.sections._spans[1]
+    assert again == first
+    assert Engine(full_pack).matcher.sections._spans[1] == first     # read back from the cache

@@ -11,8 +11,12 @@ over many topics names none of them.
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
 from bisect import bisect_right
 from collections import Counter
+
+from ..paths import user_cache_dir
 
 SECTION_LIMIT = 60       # passages a section may span to count as a topic's own place
 MIN_SHARE = 0.3          # the share of a word's sectioned passages at which one topic counts in full
@@ -30,13 +34,34 @@ class TopicSections:
 
     @functools.cached_property
     def _spans(self) -> tuple[list[int], list[tuple[int, int, str]]]:
+        spans = self._cached_spans()
+        return [s for s, _, _ in spans], spans
+
+    def _cached_spans(self) -> list[tuple[int, int, str]]:
+        """Every topic's own sections as passage ranges, sorted.  Finding them reads each anchor's
+        passage (about a second for the default pack), so they are kept in the user cache, keyed
+        on the pack's checksum and the topics; a damaged or missing file is simply rebuilt."""
+        ids = ",".join(t.id for t in self.topics)
+        key = hashlib.sha256(f"{self.retriever.pack.checksum}|{ids}".encode()).hexdigest()[:16]
+        path = user_cache_dir() / "topic-sections" / f"{key}.json"
+        try:
+            return [tuple(x) for x in json.loads(path.read_text(encoding="utf-8"))]
+        except (OSError, ValueError, TypeError):
+            pass
         spans = []
         for t in self.topics:
             for pl in self.retriever.places(t.anchors):
                 if pl.end - pl.doc <= SECTION_LIMIT:
                     spans.append((pl.doc, pl.end, t.id))
         spans.sort()
-        return [s for s, _, _ in spans], spans
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(".tmp")
+            tmp.write_text(json.dumps(spans), encoding="utf-8")
+            tmp.replace(path)
+        except OSError:                  # no writable cache: found again next session
+            pass
+        return spans
 
     def topics_of(self, doc: int) -> list[str]:
         """The narrowest sections holding a passage (a rule inside a chapter is the rule's)."""
