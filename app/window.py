@@ -95,7 +95,7 @@ class MainWindow(QMainWindow):
         self.pack_error: str | None = None
         self.warm_ms: float | None = None
         self._request = 0
-        self._asking = False
+        self._asking, self._asked_text = False, ""
         self._generating = False           # a model is writing the answer now
         self._cancel = threading.Event()
         self._stream: list[str] = []       # what the model has written so far (unverified)
@@ -357,7 +357,10 @@ class MainWindow(QMainWindow):
             self.messages.error(self.pack_error, tag="pack")
             return False
         if self._asking:
-            self.notify(self.tr("上一个问题还在检索中，请稍候。"))
+            # the same question already on its way (an editable combo box delivers one Enter
+            # twice) needs no message; another question waits for this one
+            if q != self._asked_text or terms is not None or topics is not None:
+                self.notify(self.tr("上一个问题还在检索中，请稍候。"))
             return False
         if terms is not None and not [t for t in terms if t.strip()]:
             self.messages.error(self.tr("请至少保留一个检索用语，或直接重新提问让程序选词。"), tag="ask")
@@ -368,7 +371,7 @@ class MainWindow(QMainWindow):
         self.question_bar.set_history(self.userdata.history)
         self._request += 1
         rid = self._request
-        self._asking = True
+        self._asking, self._asked_text = True, q
         self.messages.clear("ask")
         fresh = terms is None
         model = self.model_ctl.usable()

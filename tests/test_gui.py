@@ -517,3 +517,13 @@ def test_bench_gui_prints_one_json_line(full_pack, tmp_path):
     data = json.loads(lines[0])
     assert data["click_to_line_ms"] > 0 and data["cold_start_ms"] > data["click_to_line_ms"] / 10
     assert data["clicks"] == 3
+
+
+def test_one_enter_asks_once_and_says_nothing_of_a_previous_question(open_window, qtbot):
+    """An editable combo box hands one Enter to the window twice; the reader must not read
+    「上一个问题还在检索中」 about the very question they just asked."""
+    w = open_window()
+    ask(qtbot, w, "比丘可以喝酒吗？")
+    qtbot.wait(200)
+    assert "上一个问题" not in w.statusBar().currentMessage()
+    assert w.userdata.history[:2] != ["比丘可以喝酒吗？", "比丘可以喝酒吗？"]
