@@ -56,7 +56,8 @@ def read_question(args) -> str:
     except OSError as exc:
         raise QuestionError(f"无法读取问题文件 {args.question_file}：{exc.strerror or exc}") from None
     if len(text) > MAX_QUESTION_FILE:
-        raise QuestionError(f"问题文件过大（超过 {MAX_QUESTION_FILE:,} 字）。请精简到 500 字以内，一次问一件事。")
+        from .ask.engine import MAX_QUESTION
+        raise QuestionError(f"问题文件过大（超过 {MAX_QUESTION_FILE:,} 字）。请精简到 {MAX_QUESTION} 字以内，一次问一件事。")
     return text
 
 

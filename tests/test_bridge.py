@@ -172,3 +172,22 @@ def test_topic_sections_are_cached_and_a_damaged_cache_is_rebuilt(full_pack, use
     again = Engine(full_pack).matcher.sections._spans[1]
     assert again == first
     assert Engine(full_pack).matcher.sections._spans[1] == first     # read back from the cache
+
+
+def test_a_part_without_monks_or_nuns_is_not_made_a_nuns_question_by_another_part(engine):
+    # the question speaks of both orders; the part about the bank card names neither
+    q = "我们寺里有三位比丘和两位比丘尼。前几天有位师父想自己拿着银行卡，存钱取钱都自己去，这样可以吗？"
+    m, ids = top(engine, q)
+    assert ids and ids[0] == "m.np.18", ids
+
+
+def test_a_long_post_with_greetings_and_three_questions_is_answered(engine):
+    story = "各位法师好，阿弥陀佛！末学是一名在家居士，平时在县里一座小寺院做义工，帮忙打理斋堂。" * 10
+    q = (story + "第一，有位师父想让我把居士供养他的红包单独存一张卡，他自己拿着卡取钱，这样如法吗？"
+         "第二，比丘尼师父晚上做功课饿了，我们给她们煮面条，会不会害她们犯戒？"
+         "第三，年轻的比丘经常和女居士关着门单独在客堂聊天，戒律上怎么规定？感恩！")
+    assert 500 < len(q) < 1200
+    res = engine.ask(q)
+    ids = [m.topic.id for m in res.selection.topics]
+    assert not res.refused and res.materials
+    assert "m.np.18" in ids and "n.pc.24" in ids, ids

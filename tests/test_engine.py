@@ -60,7 +60,7 @@ def test_empty_and_enormous_questions_are_refused_with_a_message(engine):
     with pytest.raises(QuestionError, match="请输入问题"):
         engine.ask("   ")
     with pytest.raises(QuestionError, match="问题过长"):
-        engine.ask("比丘" * 400)
+        engine.ask("比丘" * 700)
 
 
 def test_every_citation_is_line_level_and_inside_its_material(engine):

@@ -71,6 +71,7 @@ class Analysis:
     masked: set[int]                 # positions of framing and address words
     parts: list[Part]
     nun: bool
+    scored: dict = field(default_factory=dict)   # (start, end, asks) -> the part's topic evidence
 
 
 @dataclass
@@ -153,6 +154,7 @@ _SELF_INTRO = re.compile(r"(?:我|本人|末学|弟子)(?:是|为|乃)(?:一[名
                          r"(?:比丘尼|比丘|沙弥尼|沙弥|式叉摩那|居士|出家人|出家众|法师|僧人|学佛的人|佛弟子)")
 # 「应该怎么处理？」「犯什么罪？」「如何对治？」: a follow-up that says nothing of its own asks about the part before
 _FOLLOW_UP = re.compile(r"处理|处置|对待|对治|解决|办|做|算|判|罪|犯|结|看|呢|何|如|样|种|情况|规定|说法|讲究")
+_MONKS = re.compile(r"比丘(?!尼)|和尚|沙弥(?!尼)")
 _MONKS_TOO = re.compile(r"比丘(?!尼)|大僧|僧尼|男众|二众|两众|二部")
 _STOPS = re.compile(r"[？?！!。；;\n]+")
 
@@ -191,10 +193,10 @@ def analyse(question: str) -> Analysis:
         if _nun_words().search(p.text):
             p.nun = True
             p.both = bool(_MONKS_TOO.search(p.text))
-        elif re.search(r"比丘(?!尼)|和尚|沙弥(?!尼)", p.text):
+        elif _MONKS.search(p.text):
             p.nun = False            # this part is about monks, whatever the rest says
-        else:
-            p.nun = whole_nun
+        else:                        # nuns, when the question speaks of nuns and not of monks too
+            p.nun = whole_nun and not _MONKS.search(q)
     if not any(p.asks for p in parts):
         for p in parts:
             p.asks = True
@@ -375,6 +377,15 @@ class Matcher:
 
     # -- scoring -------------------------------------------------------------------
     def score_part(self, a: Analysis, part: Part) -> list[TopicMatch]:
+        """Every topic the part's words meet, with its evidence.  Scored once per analysis (the
+        gate asks again for each part's Vinaya subject); each call gets its own matches."""
+        done = a.scored.get((part.start, part.end, part.asks))
+        if done is None:
+            done = a.scored[(part.start, part.end, part.asks)] = [
+                (m.topic, m.score, tuple(m.evidence), m.loose) for m in self._score_part(a, part)]
+        return [TopicMatch(t, sc, 0, list(ev), lv) for t, sc, ev, lv in done]
+
+    def _score_part(self, a: Analysis, part: Part) -> list[TopicMatch]:
         q = a.simple
         seg = q[part.start:part.end]
         free = [i for i in range(part.start, part.end) if i not in a.masked]

@@ -25,7 +25,7 @@ from .sections import TopicSections
 from .retrieve import LAYERS, OTHER, Material, Retriever
 from .terms import Selection
 
-MAX_QUESTION = 500
+MAX_QUESTION = 1200      # characters: a long post with greetings, a story and several parts still fits
 SURE_PLACES = 0.5       # confidence from which a topic's places take their full share of a layer
 
 
