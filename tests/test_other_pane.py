@@ -1,6 +1,8 @@
 """The fourth pane 「其他」: works outside the three layers, only when they hold the strongest passage.
 
-On the default pack nothing may change (a fixture made by the code before the pane existed);
+On the default pack nothing may change (a fixture of the default pack's answers, made by the code
+before the pane existed and remade after each deliberate retrieval change, see
+tests/data/make_default_materials.py);
 on a small real pack with one work outside the three layers the pane appears for a question
 only that work answers and stays away for one the three layers answer; on the real wider pack
 (/work/scratch/widepack or NANSHAN_WIDE_PACK) the same holds over the whole 律部.
@@ -28,7 +30,7 @@ def _ranked_best(materials, layers) -> float:
 
 
 def test_default_pack_answers_exactly_as_before(engine):
-    """Every dev question: the same materials, in the same order, as the commit before the pane
+    """Every dev question: the same materials, in the same order, as the fixture records
     (tests/data/make_default_materials.py), and never a material of layer other."""
     expected = json.loads((DATA / "default_materials.json").read_text(encoding="utf-8"))
     assert len(expected["questions"]) == 30

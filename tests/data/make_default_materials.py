@@ -1,20 +1,19 @@
 """Write default_materials.json: the materials ("layer start-coordinate", in order) the engine
 gives for every question of questions-dev.jsonl on the default pack.
 
-The fixture pins what the default pack answers with before the 「其他」 pane existed
-(tests/test_other_pane.py compares against it), so it is made by running the code of the
-branch's starting commit, not the current code:
+The fixture pins what the default pack answers with (tests/test_other_pane.py compares
+against it): a change meant for a wider pack must leave it untouched.  It was first made by
+the code before the 「其他」 pane existed (71a1669); after a deliberate retrieval change it is
+made again from a clean checkout of the commit that made the change, and the commit that
+updates it says so:
 
-    git worktree add --detach /tmp/nanshan-base 71a1669
-    cd /tmp/nanshan-base && git cherry-pick --no-commit 7d1662f
-    python /path/to/tests/data/make_default_materials.py --pack DEFAULT_PACK \
-        --out /path/to/tests/data/default_materials.json
+    python tests/data/make_default_materials.py --pack corpus_pack
 
-7d1662f only fixes three imports (index, clues, terms as siblings): at 71a1669 they resolved
-through the editable install's old top-level modules of another checkout, so that commit
-alone no longer imports.  This script only uses Engine.ask, Material.layer and
-Material.start_coord, which that commit has.  The pack's fingerprint is recorded so that a
-mismatch can be told apart from a retrieval change (a rebuilt pack with other passages).
+Remade at e.g. 2026-12-01 after the question's own words began to choose among a topic's
+section passages and the bridge changed (see the git log of this file).  The script only
+uses Engine.ask, Material.layer and Material.start_coord.  The pack's fingerprint is
+recorded so that a mismatch can be told apart from a retrieval change (a rebuilt pack with
+other passages).
 """
 from __future__ import annotations
 
