@@ -9,7 +9,7 @@ updates it says so:
 
     python tests/data/make_default_materials.py --pack corpus_pack
 
-Remade at e.g. 2026-12-01 after the question's own words began to choose among a topic's
+Last remade on 2026-12-01, after the question's own words began to choose among a topic's
 section passages and the bridge changed (see the git log of this file).  The script only
 uses Engine.ask, Material.layer and Material.start_coord.  The pack's fingerprint is
 recorded so that a mismatch can be told apart from a retrieval change (a rebuilt pack with
