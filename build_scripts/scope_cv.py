@@ -1,0 +1,83 @@
+"""Cross-validate the scope gate inside its training questions (a developer's tool).
+
+The gate's classifier is trained on resources/scope/labelled-*.jsonl; its figures on those
+questions are inflated (it has seen them), and the test half in tests/eval must not be used
+to choose settings.  This splits the training questions into k folds, trains on k-1 and
+decides the held-out fold with the real gate (patterns, lexicon, topic subject), so that a
+setting can be chosen on questions the classifier has not seen:
+
+    .venv/bin/python build_scripts/scope_cv.py [--alpha 1.0 0.5] [--folds 5] [--pack DIR]
+
+Prints, per smoothing value: refusals caught, near-misses wrongly refused (each listed),
+scope notes and silent topics recognised.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from nanshan_core.ask import gate as gate_mod  # noqa: E402
+from nanshan_core.ask.engine import Engine  # noqa: E402
+from nanshan_core.corpus.pack import Pack  # noqa: E402
+from nanshan_core.paths import default_pack_dir  # noqa: E402
+
+
+def examples(rows: list[dict]) -> list[tuple[str, str]]:
+    out = []
+    for r in rows:
+        if r["label"] == "refuse":
+            out.append((r["question"], r["kind"]))
+        elif r["label"] in ("answer", "silent"):
+            out.append((r["question"], "answer"))
+    return out
+
+
+def run(engine: Engine, rows: list[dict], alpha: float, folds: int) -> Counter:
+    model = type("Smoothed", (gate_mod.NaiveBayes,), {"ALPHA": alpha})
+    stats: Counter = Counter()
+    for k in range(folds):
+        held = [r for i, r in enumerate(rows) if i % folds == k]
+        gate = gate_mod.Gate(engine.matcher)
+        gate.nb = model(examples([r for i, r in enumerate(rows) if i % folds != k]))
+        for r in held:
+            outcome = gate.decide(r["question"], engine.matcher.match(r["question"])).outcome
+            stats[r["label"]] += 1
+            if r["label"] == "refuse":
+                stats["refused"] += outcome == "refuse"
+                stats["refused_or_noted"] += outcome in ("refuse", "scope_note")
+            elif r["label"] == "answer" and outcome == "refuse":
+                stats["wrongly_refused"] += 1
+                print(f"  误拒（alpha {alpha}）：{r['question']}")
+            elif r["label"] == outcome:          # scope_note, silent
+                stats[f"{outcome}_ok"] += 1
+    return stats
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--alpha", type=float, nargs="+", default=[1.0, 0.5])
+    p.add_argument("--folds", type=int, default=5)
+    p.add_argument("--pack", default=None)
+    args = p.parse_args()
+    rows = []
+    for path in sorted((ROOT / "resources" / "scope").glob("labelled-*.jsonl")):
+        rows += [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    random.Random(7).shuffle(rows)
+    engine = Engine(Pack(default_pack_dir(args.pack)))
+    for alpha in args.alpha:
+        s = run(engine, rows, alpha, args.folds)
+        print(f"alpha {alpha}: 拒答 {s['refused']}/{s['refuse']}（含范围说明 {s['refused_or_noted']}），"
+              f"误拒 {s['wrongly_refused']}/{s['answer']}，范围说明 {s['scope_note_ok']}/{s['scope_note']}，"
+              f"无明文 {s['silent_ok']}/{s['silent']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
