@@ -23,6 +23,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
 from PySide6.QtWidgets import (QDialog, QFileDialog, QHBoxLayout, QLabel, QProgressBar, QPushButton,
                                QVBoxLayout)
 
+from nanshan_core.ask.engine import prepare_postings
 from nanshan_core.corpus.build import build_pack
 from nanshan_core.corpus.works import all_works
 from nanshan_core.errors import BuildCancelled, CorpusError
@@ -156,7 +157,10 @@ class FirstRunDialog(QDialog):
                 raise BuildCancelled(self.tr("已取消生成语料包，没有留下不完整的文件。"))
             progress((stage, done, total, message))
         works = all_works(cbeta) if self.works == "all" else self.works
-        return build_pack(cbeta, out, works, progress=report)
+        manifest = build_pack(cbeta, out, works, progress=report)
+        report("index", 1, 1, "正在准备常用词检索表……")
+        prepare_postings(out)
+        return manifest
 
     def _progress(self, info) -> None:
         stage, done, total, message = info

@@ -103,6 +103,17 @@ def check_question(question: str) -> str:
     return q
 
 
+def prepare_postings(pack_path) -> int:
+    """After a pack is built: keep the postings of the app's vocabulary for it in the user cache
+    (Retriever.keep_postings), so that the app's first session does not spend its warm-up on
+    them.  Returns how many words are kept."""
+    engine = Engine(Pack(pack_path))
+    try:
+        return engine.retriever.keep_postings(engine.vocabulary())
+    finally:
+        engine.pack.close()
+
+
 class Engine:
     def __init__(self, pack: Pack):
         self.pack = pack
@@ -113,9 +124,22 @@ class Engine:
         caches, by asking once), then move it out of the garbage collector's sight: a session
         keeps these for its whole life, and a collection that walks them mid-question was the
         slowest tenth of retrieval (p95 70 → 49 ms in ``nanshan bench``, p50 unchanged)."""
+        if not self.retriever.postings:
+            self.retriever.keep_postings(self.vocabulary())
         self.ask(question)
         gc.collect()
         gc.freeze()
+
+    def vocabulary(self) -> set[str]:
+        """The words the app searches with: the glossary's terms and offences, the topics' names
+        and keywords, the clue table's keys and the word map's classical words."""
+        from .bridge import wordmap
+        words = {t for e in terms_mod.glossary() for t in e.terms + e.offence}
+        words |= {k for c in clue_mod.clue_table() for k in c.keys}
+        words |= {w for t in self.skeleton.topics.values() for w in t.names + t.keywords}
+        words |= {w for t in self.skeleton.topics.values() for w in terms_mod.topic_words(t)}
+        words |= {w for ws in wordmap().values() for w in ws}
+        return {w for w in words if w}
 
     @functools.cached_property
     def skeleton(self) -> Skeleton:

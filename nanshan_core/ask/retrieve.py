@@ -23,10 +23,13 @@ when one of them holds the strongest passage of all (Retriever.other_picks).
 from __future__ import annotations
 
 import json
+import marshal
 import math
 import re
+import zlib
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from whoosh import query as wq
@@ -41,6 +44,7 @@ if TYPE_CHECKING:
     from .context import Context
 
 LAYERS = ("vinaya", "daoxuan", "yuanzhao")
+KEPT_POSTINGS = 4         # posting tables kept in the user cache (one per pack built)
 OTHER = "other"          # works outside the three layers (a wider pack's 其他律部 / 其他注疏)
 
 
@@ -140,7 +144,57 @@ class Retriever:
 
     # -- matching -------------------------------------------------------------
     def term_hits(self, folded: str) -> dict[int, list[int]]:
-        """docnum -> start offsets of the term in that passage (one-character terms: offsets unknown)."""
+        """docnum -> start offsets of the term in that passage (one-character terms: offsets unknown).
+        The app's own vocabulary is read from the posting cache when the session has one."""
+        blob = self.postings.get(folded)
+        if blob is not None:
+            return marshal.loads(blob)
+        return self._term_hits(folded)
+
+    # -- the posting cache ------------------------------------------------------------
+    @cached_property
+    def postings(self) -> dict[str, bytes]:
+        """Stored postings (folded term -> its term_hits, marshalled) of this pack, or none."""
+        try:
+            data = marshal.loads(zlib.decompress(self._postings_path().read_bytes()))
+            return data if isinstance(data, dict) else {}
+        except (OSError, ValueError, EOFError, TypeError, zlib.error):
+            return {}              # none yet, or damaged: the index answers, as without a cache
+
+    def keep_postings(self, words) -> int:
+        """Compute the postings of ``words`` (the glossary's, the topics' and the clues' words)
+        once and keep them in the user cache for this pack: about three seconds for the default
+        pack, after which a question's terms cost a lookup instead of a walk of the index's
+        position lists.  Returns how many are kept; nothing breaks when the cache is not
+        writable."""
+        folded = {self.pack.normalizer.fold_query(w) for w in words}
+        table = {f: marshal.dumps(self._term_hits(f)) for f in sorted(folded) if f}
+        path = self._postings_path()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(".tmp")
+            tmp.write_bytes(zlib.compress(marshal.dumps(table), 6))
+            tmp.replace(path)
+            # packs rebuilt or replaced leave their tables behind: keep the latest few
+            old = sorted(path.parent.glob("*.bin"), key=lambda p: p.stat().st_mtime, reverse=True)
+            for stale in old[KEPT_POSTINGS:]:
+                stale.unlink(missing_ok=True)
+        except OSError:
+            pass
+        self.__dict__["postings"] = table
+        return len(table)
+
+    def stored_starts(self, folded: str) -> dict[int, list[int]] | None:
+        """Where a phrase of three or more characters starts in each passage (phrase_starts), when
+        the posting cache holds it; None otherwise (shorter terms are kept as counts only)."""
+        blob = self.postings.get(folded) if len(folded) > 2 else None
+        return marshal.loads(blob) if blob is not None else None
+
+    def _postings_path(self) -> Path:
+        from ..paths import user_cache_dir
+        return user_cache_dir() / "postings" / f"{self.pack.checksum}.bin"
+
+    def _term_hits(self, folded: str) -> dict[int, list[int]]:
         s = self.searcher
         out: dict[int, list[int]] = {}
         if len(folded) == 1:
@@ -187,13 +241,15 @@ class Retriever:
         return out
 
     def score_passages(self, terms: list[str], boost: dict[int, float] | None = None,
-                       weights: list[float] | None = None, concepts: list[str] | None = None) -> dict[int, tuple]:
-        """docnum -> (score, matched term indexes, offsets) over the whole index.
+                       weights: list[float] | None = None, concepts: list[str] | None = None) -> dict[int, float]:
+        """docnum -> score over the whole index.
 
         ``weights`` says how much the selection trusts each term (the reader's own
         words and the best glossary entry fully, a weaker entry less).  ``concepts``
         names the idea behind each term: within one idea the best term counts in
-        full and its synonyms only in part, and coverage counts ideas, not words."""
+        full and its synonyms only in part, and coverage counts ideas, not words.
+        Offsets are gathered only for passages meeting two ideas, the only ones whose
+        score the nearness of the terms can change."""
         norm = self.pack.normalizer
         folded = [norm.fold_query(t) for t in terms]
         n_docs = len(self.chunks)
@@ -201,32 +257,41 @@ class Retriever:
         # Terms that are parts of other chosen terms (錢 in 捉錢) count once with them.
         groups = concept_groups(folded, concepts)
         k1, b = 1.2, 0.75
-        scores: dict[int, list] = {}
+        lengths, avg = self.lengths, self.avg_len
+        by_doc: dict[int, dict[int, list[float]]] = {}
         for ti, h in enumerate(hits):
             df = len(h)
             if df == 0:
                 continue
             idf = math.log(1 + (n_docs - df + 0.5) / (df + 0.5)) * (weights[ti] if weights else 1.0)
+            g = groups[ti]
             for doc, offs in h.items():
-                c = self.chunks[doc]
-                dl = c.length
                 tf = len(offs)
-                part = idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / self.avg_len))
-                parts, offsets = scores.setdefault(doc, ({}, []))
-                parts.setdefault(groups[ti], []).append(part)
-                offsets.extend((o, ti) for o in offs if o >= 0)
-        out = {}
-        for doc, (parts, offs) in scores.items():
+                part = idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * lengths[doc] / avg))
+                parts = by_doc.get(doc)
+                if parts is None:
+                    by_doc[doc] = {g: [part]}
+                elif g in parts:
+                    parts[g].append(part)
+                else:
+                    parts[g] = [part]
+        out: dict[int, float] = {}
+        for doc, parts in by_doc.items():
             sc = sum(_concept_score(p) for p in parts.values())
             k = len(parts)                                  # ideas met
             extra = sum(len(p) - 1 for p in parts.values())   # further words of an idea already met
             sc *= 1 + 0.6 * (k - 1) + EXTRA_WORD * extra
-            if k >= 2 and _close(offs, folded, 40):
+            if k >= 2 and _close([(o, ti) for ti, h in enumerate(hits) for o in h.get(doc, ()) if o >= 0],
+                                 folded, 40):
                 sc *= 1.3
             if boost and doc in boost:
                 sc *= boost[doc]
-            out[doc] = (sc, sorted({ti for _, ti in offs} | {ti for ti, h in enumerate(hits) if doc in h}), offs)
+            out[doc] = sc
         return out
+
+    @cached_property
+    def lengths(self) -> list[int]:
+        return [c.length for c in self.chunks]
 
     # -- assembling materials ---------------------------------------------------
     def retrieve(self, terms: list[str], clue_coords: list[str] | None = None,
@@ -249,9 +314,9 @@ class Retriever:
         folded_terms = [self.pack.normalizer.fold_query(t) for t in terms]
         chosen: dict[str, list[tuple]] = {}
         for layer in LAYERS:
-            ranking = {d: (v[0], "search") for d, v in scored.items() if self._in_layer(d, layer)}
+            ranking = {d: (v, "search") for d, v in scored.items() if self._in_layer(d, layer)}
             if layer == "yuanzhao":
-                strong = sorted(((d, v[0]) for d, v in scored.items() if self._in_layer(d, "daoxuan")),
+                strong = sorted(((d, v) for d, v in scored.items() if self._in_layer(d, "daoxuan")),
                                 key=lambda x: -x[1])[:10]
                 picked = [(d, sc) for d, _, sc, _ in chosen.get("daoxuan", [])]
                 self._merge_links(ranking, picked + strong, scored)
@@ -291,10 +356,10 @@ class Retriever:
         answer alone and a pack without other works answers exactly as before."""
         if not self.other_works:
             return []
-        ranking = {d: (v[0], "search") for d, v in scored.items() if self.chunks[d].work in self.other_works}
+        ranking = {d: (v, "search") for d, v in scored.items() if self.chunks[d].work in self.other_works}
         if not ranking:
             return []
-        best_three = max((v[0] for d, v in scored.items() if any(self._in_layer(d, x) for x in LAYERS)),
+        best_three = max((v for d, v in scored.items() if any(self._in_layer(d, x) for x in LAYERS)),
                          default=0.0)
         if max(v[0] for v in ranking.values()) <= best_three:
             return []
@@ -397,7 +462,7 @@ class Retriever:
                     for d2, f2 in ((dst, 1.0), (dst - 1, 0.4), (dst + 1, 0.4)):
                         if not 0 <= d2 < len(self.chunks) or not self._in_layer(d2, "yuanzhao"):
                             continue
-                        own = scored.get(d2, (0.0,))[0]
+                        own = scored.get(d2, 0.0)
                         linked = 1.5 * own + 0.35 * dscore * factor * f2 * min(1.0, w / 4) + (0.5 if own else 0)
                         if linked > ranking.get(d2, (0.0,))[0]:
                             ranking[d2] = (linked, "link")

@@ -175,9 +175,11 @@ class Searcher:
         return out
 
     def _find_uncached(self, folded: str) -> dict[int, list[int] | int]:
-        if not self._index_is_cheaper(folded):
-            return self._scan_all(folded)
-        hits = self.retriever.phrase_starts(folded) if len(folded) >= 2 else self._scan_docs(folded)
+        hits = self.retriever.stored_starts(folded)       # a word of the app's vocabulary: kept
+        if hits is None:
+            if not self._index_is_cheaper(folded):
+                return self._scan_all(folded)
+            hits = self.retriever.phrase_starts(folded) if len(folded) >= 2 else self._scan_docs(folded)
         out = {}
         for d, offs in hits.items():
             starts = self._bounds(d)
