@@ -158,7 +158,7 @@ class FirstRunDialog(QDialog):
             progress((stage, done, total, message))
         works = all_works(cbeta) if self.works == "all" else self.works
         manifest = build_pack(cbeta, out, works, progress=report)
-        report("index", 1, 1, "正在准备常用词检索表……")
+        report("index", 1, 1, self.tr("正在准备常用词检索表……"))
         prepare_postings(out)
         return manifest
 

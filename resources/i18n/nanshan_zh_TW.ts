@@ -299,6 +299,10 @@
             <translation>已取消生成語料包，沒有留下不完整的檔案。</translation>
         </message>
         <message>
+            <source>正在准备常用词检索表……</source>
+            <translation>正在準備常用詞檢索表……</translation>
+        </message>
+        <message>
             <source>CBETA 目录有问题：{message}</source>
             <translation>CBETA 目錄有問題：{message}</translation>
         </message>
