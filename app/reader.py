@@ -579,11 +579,16 @@ class ReaderTab(QWidget):
 
     # -- locator -------------------------------------------------------------------------------------
     def _report_top(self) -> None:
-        """Which line the reader shows at its top, for the library's tree to follow."""
+        """Which line the reader shows, for the library's tree to follow: the line it was opened
+        at while that line is in view (it may sit a few lines below a section's start), else
+        the line at its top."""
         if self.model.fascicle is None or not self.model.lines:
             return
-        idx = self.view.indexAt(self.view.viewport().rect().topLeft())
-        row = idx.row() if idx.isValid() else 0
+        if self.target_visible():
+            row = self.model.target_row
+        else:
+            idx = self.view.indexAt(self.view.viewport().rect().topLeft())
+            row = idx.row() if idx.isValid() else 0
         self.lineShown.emit(self.model.fascicle.id, self.model.lines[row].id)
 
     def _current_changed(self, current, _previous) -> None:
