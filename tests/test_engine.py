@@ -172,3 +172,12 @@ def test_no_answer_quotes_a_line_of_a_ke_table(engine):
         cits = list(res.answer.citations) + [c for cs in res.answer.panes.values() for c in cs]
         tables = [c.quote for c in cits if any("\u2500" <= ch <= "\u257f" for ch in c.quote)]
         assert not tables, (q, tables)
+
+
+def test_an_answer_never_quotes_the_same_words_twice(engine):
+    # 四分律 states 「成與欲。若言：『我說欲。』」 in more than one passage of the 說戒揵度
+    res = engine.ask("请问师父：我们尼众道场要举行布萨诵戒，但是有两位师父生病来不了，是不是要请假？怎么请？"
+                     "如果人数不够四个人还能诵戒吗？")
+    quotes = [line.split("：「", 1)[1].rsplit("」（材料", 1)[0]
+              for line in res.answer.text.splitlines() if line.startswith("·")]
+    assert quotes and len(quotes) == len(set(quotes)), quotes

@@ -221,7 +221,10 @@ def _select(layer: str, picks: list[_Pick]) -> list[_Pick]:
     per_work: dict[str, int] = {}
     limit = PER_LAYER[layer]
     if layer == "vinaya":
-        own = [p for p in picks if p.material.work == "T1428"][:2]
+        own: list[_Pick] = []
+        for p in picks:       # 四分律 repeats its formulas (成與欲…): one quote of each wording
+            if p.material.work == "T1428" and len(own) < 2 and all(q.quote != p.quote for q in own):
+                own.append(p)
         out.extend(own)
         for p in own:
             per_work["T1428"] = per_work.get("T1428", 0) + 1
