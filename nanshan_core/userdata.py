@@ -28,12 +28,17 @@ def atomic_write_json(path: Path, data) -> None:
 
 def atomic_write_text(path: Path, text: str) -> None:
     """``text`` in ``path`` as UTF-8, or the old file untouched: never half of each."""
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """``data`` in ``path``, or the old file untouched: never half of each."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent))
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)

@@ -432,15 +432,16 @@ class Matcher:
                         score += PHRASING_WEIGHT * min(new, len(plain))
                         evidence.append(plain)
                     break
-            gloss = 0.0
-            for name, weight in glossed.items():   # the glossary's entries the part meets name the topic
-                if name in tg.word_set and not covered and weight > gloss:
-                    gloss, note = weight, f"词表:{name}"
-            if SECTIONS_WEIGHT * glossed_at.get(tg.topic.id, 0.0) > GLOSSARY_WEIGHT * gloss:
-                # … or their words stand in its sections
-                gloss, note = glossed_at[tg.topic.id] * SECTIONS_WEIGHT / GLOSSARY_WEIGHT, "词表≈"
+            # the glossary's entries the part meets name the topic, or their words stand in its sections
+            gloss, note = 0.0, ""
+            if not covered:
+                for name, weight in glossed.items():
+                    if name in tg.word_set and GLOSSARY_WEIGHT * weight > gloss:
+                        gloss, note = GLOSSARY_WEIGHT * weight, f"词表:{name}"
+            if SECTIONS_WEIGHT * glossed_at.get(tg.topic.id, 0.0) > gloss:
+                gloss, note = SECTIONS_WEIGHT * glossed_at[tg.topic.id], "词表≈"
             if gloss > 0:
-                score += GLOSSARY_WEIGHT * gloss
+                score += gloss
                 evidence.append(note)
             k = self._order[id(tg)]
             lv = 0.0

@@ -4,10 +4,11 @@ The terms (step A) name the topic in the texts' vocabulary: 摩觸, 長衣, 呵�
 Inside a topic's section many passages carry those words alike — the story, the
 rule, the 不犯 clause, the procedure — and which of them answers *this* question
 is said by the rest of it: 「女人落水、着火，可以用手去救吗」 shares 水, 火, 救
-with 「若救火難、水難」 and nothing with the story of 迦留陀夷.  So the passages a
-layer already holds as candidates are reranked by the characters and word-map
-words of the question (framing and address removed), a light factor on the terms'
-score, never a search of its own: a passage with no term cannot enter by it.
+with 「若救火難、水難」 and nothing with the story of 迦留陀夷.  So within a matched
+topic's section the passage to show is chosen by the terms and by the characters
+and word-map words of the question (framing and address removed); it is never a
+search of its own, and a passage with no term enters only when it fits the
+question best (Retriever._section_fit, _topic_picks).
 """
 from __future__ import annotations
 

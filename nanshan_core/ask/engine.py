@@ -121,7 +121,8 @@ class Engine:
 
     def warm_up(self, question: str = "出家人能不能碰钱？") -> None:
         """Load what every question needs (passage table, index, skeleton, matcher, gate and their
-        caches, by asking once), then move it out of the garbage collector's sight: a session
+        caches, by asking once; the posting table too, computed here only when no build left one
+        for this pack), then move it out of the garbage collector's sight: a session
         keeps these for its whole life, and a collection that walks them mid-question was the
         slowest tenth of retrieval (p95 70 → 49 ms in ``nanshan bench``, p50 unchanged)."""
         if not self.retriever.postings:
@@ -148,7 +149,7 @@ class Engine:
     @functools.cached_property
     def matcher(self) -> Matcher:
         m = Matcher(self.skeleton)
-        m.sections = TopicSections(self.retriever, self.skeleton, [tg.topic for tg in m.targets])
+        m.sections = TopicSections(self.retriever, [tg.topic for tg in m.targets])
         return m
 
     @functools.cached_property

@@ -28,7 +28,7 @@ import math
 import re
 import zlib
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -38,6 +38,7 @@ from ..corpus.pack import Pack, PassageRow, line_in_table
 from ..corpus.works import title_for
 from ..errors import CoordError
 from ..text import sentence_spans
+from ..userdata import atomic_write_bytes
 from .verify import coord_at
 
 if TYPE_CHECKING:
@@ -171,10 +172,7 @@ class Retriever:
         table = {f: marshal.dumps(self._term_hits(f)) for f in sorted(folded) if f}
         path = self._postings_path()
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(".tmp")
-            tmp.write_bytes(zlib.compress(marshal.dumps(table), 6))
-            tmp.replace(path)
+            atomic_write_bytes(path, zlib.compress(marshal.dumps(table), 6))
             # packs rebuilt or replaced leave their tables behind: keep the latest few
             old = sorted(path.parent.glob("*.bin"), key=lambda p: p.stat().st_mtime, reverse=True)
             for stale in old[KEPT_POSTINGS:]:
@@ -433,13 +431,15 @@ class Retriever:
         best = max(ctx.values(), default=0.0)
         return {d: v / best for d, v in ctx.items() if d in inside} if best > 0 else {}
 
+    @lru_cache(maxsize=4096)
     def folded_text(self, doc: int) -> str:
-        """A passage's text in search form (繁/简 and variants folded), kept for the session."""
-        cache = self.__dict__.setdefault("_folded", {})
-        text = cache.get(doc)
-        if text is None:
-            text = cache[doc] = self.pack.normalizer.fold(self.pack.passage(doc + 1).text)
-        return text
+        """A passage's text in search form (繁/简 and variants folded), read from its records in
+        one query; the latest few thousand are kept (sections are read again question after
+        question; the concordance reads a rare character's passages this way too)."""
+        segs = json.loads(self.pack.db.execute("SELECT segments FROM passages WHERE id=?", (doc + 1,)).fetchone()[0])
+        ids = [r for r, _, _ in segs]
+        texts = dict(self.pack.db.execute(f"SELECT id, text FROM records WHERE id IN ({','.join('?' * len(ids))})", ids))
+        return self.pack.normalizer.fold("".join(texts[r][a:b] for r, a, b in segs))
 
     @cached_property
     def links(self) -> dict[int, list[tuple[int, float]]]:

@@ -17,6 +17,7 @@ from bisect import bisect_right
 from collections import Counter
 
 from ..paths import user_cache_dir
+from ..userdata import atomic_write_json
 
 SECTION_LIMIT = 60       # passages a section may span to count as a topic's own place
 MIN_SHARE = 0.3          # the share of a word's sectioned passages at which one topic counts in full
@@ -27,9 +28,8 @@ LEAD = 1.5               # … and this many times the next topic's
 class TopicSections:
     """Passages -> the topics whose own sections hold them, and words -> the topics they name."""
 
-    def __init__(self, retriever, skeleton, topics):
+    def __init__(self, retriever, topics):
         self.retriever = retriever
-        self.skeleton = skeleton
         self.topics = topics            # the topics a question can be matched to
 
     @functools.cached_property
@@ -55,10 +55,7 @@ class TopicSections:
                     spans.append((pl.doc, pl.end, t.id))
         spans.sort()
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(".tmp")
-            tmp.write_text(json.dumps(spans), encoding="utf-8")
-            tmp.replace(path)
+            atomic_write_json(path, spans)
         except OSError:                  # no writable cache: found again next session
             pass
         return spans

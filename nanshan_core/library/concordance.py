@@ -223,7 +223,7 @@ class Searcher:
         while m.is_active():
             docs.append(m.id())
             m.next()
-        return self._scan_texts(char, ((d, self._folded_text(d)) for d in docs))
+        return self._scan_texts(char, ((d, self.retriever.folded_text(d)) for d in docs))
 
     def _scan_all(self, folded: str) -> dict[int, list[int] | int]:
         """Every passage in memory, counted (str.count, as fast as reading gets); a record
@@ -256,13 +256,6 @@ class Searcher:
                 pos = text.find(folded, pos + 1)
             out[d] = offs
         return out
-
-    def _folded_text(self, doc: int) -> str:
-        """A passage's folded text, read from the pack's records in one query."""
-        segs = json.loads(self.pack.db.execute("SELECT segments FROM passages WHERE id=?", (doc + 1,)).fetchone()[0])
-        ids = [r for r, _, _ in segs]
-        texts = dict(self.pack.db.execute(f"SELECT id, text FROM records WHERE id IN ({','.join('?' * len(ids))})", ids))
-        return self.pack.normalizer.fold("".join(texts[r][a:b] for r, a, b in segs))
 
     def folded_corpus(self) -> list[str]:
         """Every passage's folded text by docnum, a BOUNDARY between its records.  Read in two
