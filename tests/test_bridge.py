@@ -191,3 +191,15 @@ def test_a_long_post_with_greetings_and_three_questions_is_answered(engine):
     ids = [m.topic.id for m in res.selection.topics]
     assert not res.refused and res.materials
     assert "m.np.18" in ids and "n.pc.24" in ids, ids
+
+
+def test_the_nuns_phrasings_of_a_rule_shared_with_monks_reach_the_nuns_version(engine):
+    # resources/topics/nuns.json words 「尼师拿常住的钱」 for 比丘尼大盜戒, which repeats 大盜戒:
+    # the bridge matches it as the monks' rule and answers a nun with her own version
+    m, ids = top(engine, "尼师拿常住的钱")
+    assert ids[0] == "n.pr.2"
+    shared = [(t, p) for t in engine.skeleton.topics.values() if t.same_as for p in t.phrasings]
+    assert len(shared) > 200
+    led = sum(1 for t, p in shared if (r := engine.matcher.match(p.replace("*", ""))).main
+              and r.main[0].topic.id == t.id)
+    assert led >= 0.75 * len(shared)

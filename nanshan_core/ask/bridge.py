@@ -347,10 +347,16 @@ class Matcher:
     def __init__(self, skeleton: Skeleton):
         self.skeleton = skeleton
         self.targets: list[_Target] = []
+        # a nuns' rule that repeats a monks' rule is matched as the monks' rule (and answered
+        # with the nuns' version when the question is about nuns): its phrasings count there
+        echoed: dict[str, list[str]] = {}
+        for t in skeleton.topics.values():
+            if t.same_as:
+                echoed.setdefault(t.same_as, []).extend(t.phrasings)
         for t in skeleton.matchable():
             names = sorted({simplify(c) for n in t.names for c in _cores(n)}, key=lambda w: (-len(w), w))
             keywords = [simplify(k) for k in t.keywords]
-            phr = [(_pattern(p), simplify(p.replace("*", ""))) for p in t.phrasings if p.strip()]
+            phr = [(_pattern(p), simplify(p.replace("*", ""))) for p in t.phrasings + echoed.get(t.id, []) if p.strip()]
             # the words a modern word may meet through the word map: names and keywords, not the
             # rule's formula (悔過, 波逸提 are in every rule of a class)
             doc = set(names) | set(keywords) | {b for w in names + keywords for b in _bigrams(w)}
