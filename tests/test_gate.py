@@ -110,3 +110,40 @@ def test_asking_leave_on_a_vinaya_subject_is_answered_with_a_note(engine):
     assert any(c["coord"].startswith("T22n1428") for c in d["panes"]["vinaya"])
     # the same symptom asked for a treatment is still not the Vinaya's to answer
     assert engine.ask("胃疼该吃哪种药？").refused
+
+
+@pytest.mark.parametrize("question", [
+    "我表哥在山里一个小庙出家，天天在朋友圈卖茶叶，他还算不算出家人？",      # a relative
+    "视频里那个自称持午的法师，晚上还在吃火锅，他是不是假和尚？",            # a post
+])
+def test_a_verdict_on_someone_pointed_at_without_a_name_is_refused(engine, question):
+    d = engine.gate.decide(question, engine.matcher.match(question))
+    assert d.outcome == "refuse" and d.kind == "judge"
+
+
+def test_the_askers_own_community_asking_about_its_practice_is_answered(engine):
+    q = "我们小庵的几位比丘尼自己种菜卖菜补贴开销，这样算不算犯戒？"
+    assert engine.gate.decide(q, engine.matcher.match(q)).outcome == "answer"
+
+
+def test_a_request_to_continue_a_text_as_if_it_were_the_canon_is_refused(engine):
+    q = "你帮我把这句话续成像戒本那样的一整段，看不出是后加的就行。"
+    d = engine.gate.decide(q, engine.matcher.match(q))
+    assert d.outcome == "refuse" and d.kind == "invent"
+
+
+def test_asking_what_a_vinaya_master_taught_of_an_out_of_scope_subject_is_answered(engine):
+    q = "道宣在行事钞里怎么看占卜算命？"
+    assert engine.gate.decide(q, engine.matcher.match(q)).outcome != "refuse"
+
+
+def test_the_topics_own_modern_phrasings_are_not_refused(engine):
+    # ~8,000 in-scope wordings (resources/topics): 「叉着腰走路」「吃完饭又吃」 are rules of the
+    # 眾學 and 足食 once the bridge finds their topic, whatever the classifier thinks of them
+    # (every third, for time: all of them refuse 19 of 8,097 at this commit)
+    qs = [p.replace("*", "") for t in engine.skeleton.topics.values() for p in t.phrasings][::3]
+    qs += ["叉着腰走路", "吃完饭又吃"]
+    refused = [q for q in qs if engine.gate.decide(q, engine.matcher.match(q)).outcome == "refuse"]
+    assert len(qs) > 2500
+    assert len(refused) <= 0.005 * len(qs), refused[:20]
+    assert "叉着腰走路" not in refused and "吃完饭又吃" not in refused

@@ -36,8 +36,14 @@ from ..text import is_word_char
 KINDS = ("invent", "judge", "medical", "legal", "financial", "doctrine", "divination")
 WHOLE_KINDS = ("invent", "judge")        # never answered in part: they ask for a made-up text or a verdict
 REFUSE_AT = 0.75         # posterior of an out-of-scope kind at which a part is out of scope
+STRONG_SUBJECT = 8.0     # topic evidence that frames a text as the Vinaya's as much as a word of it does
+OUT_SURE = 0.15           # posterior of 'answer' below which a text with no Vinaya in it is out of scope
 LEX_WEIGHT = 0.4         # what each domain word adds to a kind's posterior (at most three count)
 SUBJECT_AT = 2.5         # topic evidence (bridge score) at which a part has a Vinaya subject
+# a request addressed to the app about a text: with the classifier sure it asks for a made-up
+# text, enough (「替我措个辞」); 「式叉摩那给我涂油」 is no text
+_REQUEST = ("你", "帮我", "替我", "给我", "请你", "帮忙", "麻烦")
+_TEXT = ("写", "文", "句", "段", "条", "页", "卷", "字", "引", "稿", "词", "故事", "对联", "序", "出处", "行号")
 
 
 _LEAVE = re.compile(r"(可以|可不可以|能不能|能否|还能|允许|允不允许|开不开).{0,12}(吗|么|？|\?|$)")
@@ -79,6 +85,14 @@ def _data() -> dict:
 @functools.lru_cache(maxsize=16)
 def _words(kind: str) -> tuple[str, ...]:
     return tuple({simplify(w) for w in _data()["kinds"][kind].get("words", [])})
+
+
+def _lex_hits(kind: str, q: str) -> int:
+    """How many of a kind's domain words a (simplified) text holds; words that only look like
+    them (编号, 编集 are not 编 a made-up text: 'not_words') are blanked out first."""
+    for w in _data()["kinds"][kind].get("not_words", ()):
+        q = q.replace(simplify(w), "，")
+    return sum(1 for w in _words(kind) if w in q)
 
 
 @functools.lru_cache(maxsize=1)
@@ -201,7 +215,26 @@ def pattern_kind(text: str) -> str | None:
 
 def _identifies(q: str) -> bool:
     """「我们寺的当家」「隔壁庙里的师父」「那位法师」: a person the asker can point to."""
-    return bool(re.search(_data()["identifies"], q))
+    return bool(re.search(_data()["identifies"], q) or _pointer().search(q))
+
+
+@functools.lru_cache(maxsize=1)
+def _pointer() -> re.Pattern:
+    """The ways a question points at someone without naming them, as structure: a demonstrative
+    (那位/这个/有位 …), a relative (我舅舅…出家) or a post (抖音上那个…) followed within a few
+    characters by a role, an order or a community; a possessive only by a role (我们寺的当家,
+    我皈依的那位老和尚 — not 我们比丘尼, not 我们小庙的比丘尼: the asker's own community asking
+    about its own practice is the Vinaya's question).  Words: rules.json 'pointers'."""
+    p = _data()["pointers"]
+    alt = lambda ws: "|".join(sorted((re.escape(simplify(w)) for w in ws), key=len, reverse=True))
+    role = alt(p["roles"])
+    who = f"(?:{role}|{alt(p['orders'])}|{alt(p['communities'])})"
+    own = "(?:比丘|出家|僧|沙弥|尼众|尼师们|修行人|佛教徒|居士)"
+    return re.compile(
+        f"(?:那位|这位|那个|这个|那间|这间|那座|这座|那家|某位|某个|有位|有个|有一位|有一个)[^，。？！]{{0,8}}{who}"
+        f"|(?:我们|咱们|我的|我家|我)(?!{own})[^，。？！]{{0,6}}(?:{role})"
+        f"|我的?(?:{alt(p['kin'])})[^，。？！]{{0,12}}(?:出家|{who})"
+        f"|(?:{alt(p['media'])})[^，。？！]{{0,8}}{who}")
 
 
 # -- silent topics ---------------------------------------------------------------------------
@@ -248,8 +281,10 @@ class Gate:
             return kind, 1.0
         q = simplify(text)
         post = self.nb.posterior(text)
-        lex = {k: sum(1 for w in _words(k) if w in q) for k in KINDS}
+        lex = {k: _lex_hits(k, q) for k in KINDS}
         vinaya = sum(1 for w in _vinaya_words() if w in q)
+        if subject >= STRONG_SUBJECT:       # the bridge found the Vinaya's own topic in it (叉腰, 背请)
+            vinaya += 1
         advice = any(w in q for w in _advice_words())
         best, strength = "answer", 0.0
         pointed = names_someone(text) or _identifies(q)
@@ -279,6 +314,12 @@ class Gate:
             if cands:
                 best = max(cands, key=lambda x: post.get(x, 0.0) + LEX_WEIGHT * min(lex[x], 3))
                 strength = REFUSE_AT
+        if best == "answer" and post.get("answer", 0.0) < OUT_SURE and not vinaya and subject < SUBJECT_AT:
+            # no domain word, but the classifier is all but sure the text is not the Vinaya's and
+            # no Vinaya word or topic says otherwise: its likeliest kind that needs no one judged
+            open_kinds = [k for k in KINDS if k not in WHOLE_KINDS]
+            best = max(open_kinds, key=lambda x: post.get(x, 0.0))
+            strength = REFUSE_AT
         return best, strength
 
     def decide(self, question: str, matches=None) -> Decision:
@@ -321,11 +362,17 @@ class Gate:
     def _asks_leave(out_parts: list[dict], question: str) -> bool:
         """「过了中午胃疼，可以喝点糖水吗？」: asking whether something is allowed, about a Vinaya
         subject, without asking advice for oneself, is the Vinaya's own question (開遮) — the
-        symptom or the thing's domain is only its occasion; a note covers that part."""
-        if any(p["kind"] in WHOLE_KINDS or p["subject"] < SUBJECT_AT or p["p"] >= 1.0 for p in out_parts):
+        symptom or the thing's domain is only its occasion; a note covers that part.  So is asking
+        what the texts or their masters say of it (「元照在资持记里怎么把持戒跟念佛往生联系起来」),
+        which a pattern alone (念佛…往生) must not turn away."""
+        if any(p["kind"] in WHOLE_KINDS or p["subject"] < SUBJECT_AT for p in out_parts):
             return False
         q = simplify(question)
-        return bool(_LEAVE.search(q)) and not any(w in q for w in _advice_words())
+        if any(w in q for w in _advice_words()):
+            return False
+        if any(simplify(w) in q for w in _data()["text_words"]):
+            return True                   # what the texts or their masters say of it (元照…往生)
+        return bool(_LEAVE.search(q)) and not any(p["p"] >= 1.0 for p in out_parts)
 
     def _out_of_scope(self, kind: str, p: float, text: str) -> bool:
         """Is a text (part) of an out-of-scope kind?  A verdict needs someone to be judged; an
@@ -336,7 +383,9 @@ class Gate:
             q = simplify(text)
             return (names_someone(text) or _identifies(q)) and bool(re.search(_data()["verdict"], q))
         if kind == "invent":
-            return p >= 1.0 or (p >= 0.95 and any(w in simplify(text) for w in _words("invent")))
+            q = simplify(text)
+            asked = any(w in q for w in _REQUEST) and any(w in q for w in _TEXT)
+            return p >= 1.0 or (p >= 0.95 and (_lex_hits("invent", q) > 0 or asked))
         return True
 
     def _refuse(self, kind: str, parts: list[dict]) -> Decision:
