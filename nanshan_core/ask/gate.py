@@ -36,6 +36,7 @@ from ..text import is_word_char
 KINDS = ("invent", "judge", "medical", "legal", "financial", "doctrine", "divination")
 WHOLE_KINDS = ("invent", "judge")        # never answered in part: they ask for a made-up text or a verdict
 REFUSE_AT = 0.75         # posterior of an out-of-scope kind at which a part is out of scope
+LOOSE_SUBJECT = 4.0      # what a topic met only by shared characters adds to a part's subject
 STRONG_SUBJECT = 8.0     # topic evidence that frames a text as the Vinaya's as much as a word of it does
 OUT_SURE = 0.15           # posterior of 'answer' below which a text with no Vinaya in it is out of scope
 LEX_WEIGHT = 0.4         # what each domain word adds to a kind's posterior (at most three count)
@@ -395,12 +396,16 @@ class Gate:
 
     def _subjects(self, a, matches) -> dict[int, float]:
         """How much Vinaya subject each part carries: its best topic's evidence."""
+        from . import bridge
         if self.matcher is None:
             return {}
         out: dict[int, float] = {}
         for i, part in enumerate(a.parts):
             scored = self.matcher.score_part(a, part)
-            out[i] = max((m.score - 0.5 * m.loose for m in scored), default=0.0)   # firm evidence counts in full
+            # firm evidence counts in full; the loose channel at most LOOSE_SUBJECT, however much
+            # the bridge trusts it for choosing among topics
+            out[i] = max((m.score - m.loose + LOOSE_SUBJECT * m.loose / bridge.LOOSE_WEIGHT for m in scored),
+                         default=0.0)
         return out
 
 
