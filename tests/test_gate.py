@@ -147,15 +147,3 @@ def test_the_topics_own_modern_phrasings_are_not_refused(engine):
     assert len(qs) > 2500
     assert len(refused) <= 0.005 * len(qs), refused[:20]
     assert "叉着腰走路" not in refused and "吃完饭又吃" not in refused
-
-
-def test_a_verdict_on_the_askers_community_is_refused_but_its_practice_is_answered(engine):
-    for q, outcome in (("我们庵这几年天天搞法会收钱，你说我们庵还有救吗？", "refuse"),
-                       ("我们寺里每天过午还有人吃点心。这样算不算犯戒？", "answer")):
-        assert engine.gate.decide(q, engine.matcher.match(q)).outcome == outcome, q
-
-
-def test_a_verdict_asked_in_one_part_on_someone_pointed_at_in_another_is_refused(engine):
-    q = "我们寺的监院天天拿常住的钱请客吃饭。这样的人还有资格管账吗？"
-    d = engine.gate.decide(q, engine.matcher.match(q))
-    assert d.outcome == "refuse" and d.kind == "judge"

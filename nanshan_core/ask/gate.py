@@ -208,7 +208,7 @@ def pattern_kind(text: str) -> str | None:
     q = simplify(text)
     for kind, pats in _patterns().items():
         if any(p.search(q) for p in pats):
-            if kind == "judge" and not (names_someone(text) or _identifies(q) or _OWN_COMMUNITY.search(q)):
+            if kind == "judge" and not (names_someone(text) or _identifies(q)):
                 continue
             return kind
     return None
@@ -217,18 +217,6 @@ def pattern_kind(text: str) -> str | None:
 def _identifies(q: str) -> bool:
     """「我们寺的当家」「隔壁庙里的师父」「那位法师」: a person the asker can point to."""
     return bool(re.search(_data()["identifies"], q) or _pointer().search(q))
-
-
-_OWN_COMMUNITY = re.compile(r"(我们|咱们|本)(寺|庙|庵|道场|精舍|禅堂|丛林|这儿|这里)")
-
-
-def asks_verdict(text: str) -> bool:
-    """Does the text ask a verdict on someone it names or points to — or on the standing of the
-    asker's own community (「我们寺……还有救吗」; not 「我们寺里……这样算不算犯戒」)?"""
-    q = simplify(text)
-    if (names_someone(text) or _identifies(q)) and re.search(_data()["verdict"], q):
-        return True
-    return bool(_OWN_COMMUNITY.search(q) and re.search(_data()["standing"], q))
 
 
 @functools.lru_cache(maxsize=1)
@@ -300,7 +288,9 @@ class Gate:
             vinaya += 1
         advice = any(w in q for w in _advice_words())
         best, strength = "answer", 0.0
-        if asks_verdict(text):                      # a verdict asked on someone the asker points to
+        pointed = names_someone(text) or _identifies(q)
+        identified = pointed and bool(re.search(_data()["verdict"], q))
+        if identified:                      # a verdict asked on someone the asker points to
             return "judge", 1.0
         for k in KINDS:
             if k == "judge":
@@ -347,10 +337,6 @@ class Gate:
         # Vinaya-like the rest of the question is
         if patterned in WHOLE_KINDS:
             return self._refuse(patterned, parts)
-        # … and so is a verdict asked in one part on someone pointed at in another (「我们禅堂的
-        # 首座……。这样的人还有资格……吗」), whatever else a part seems to be about
-        if whole_kind in WHOLE_KINDS and self._out_of_scope(whole_kind, whole_p, question):
-            return self._refuse(whole_kind, parts)
         # the story around a question («我在电商公司上班…») is not itself a request
         out_parts = [p for p, part in zip(parts, a.parts)
                      if (part.asks or len(parts) == 1) and self._out_of_scope(p["kind"], p["p"], p["text"])]
@@ -396,7 +382,7 @@ class Gate:
             return False
         if kind == "judge":
             q = simplify(text)
-            return asks_verdict(text)
+            return (names_someone(text) or _identifies(q)) and bool(re.search(_data()["verdict"], q))
         if kind == "invent":
             q = simplify(text)
             asked = any(w in q for w in _REQUEST) and any(w in q for w in _TEXT)
