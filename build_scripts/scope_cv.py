@@ -6,10 +6,16 @@ to choose settings.  This splits the training questions into k folds, trains on 
 decides the held-out fold with the real gate (patterns, lexicon, topic subject), so that a
 setting can be chosen on questions the classifier has not seen:
 
-    .venv/bin/python build_scripts/scope_cv.py [--alpha 1.0 0.5] [--folds 5] [--pack DIR]
+    .venv/bin/python build_scripts/scope_cv.py [--alpha 1.0 0.5] [--folds 5] [--by-file] [--pack DIR]
 
 Prints, per smoothing value: refusals caught, near-misses wrongly refused (each listed),
 scope notes and silent topics recognised.
+
+--by-file holds out one labelled file at a time and trains on the others.  The files were
+written at different times, in different words; random folds share a file's wording between
+training and held-out questions and flatter the gate (83% of refusals caught inside the old
+two files, 53% on a third file written later).  Leaving a whole file out is the better
+forecast of questions nobody wrote.
 """
 from __future__ import annotations
 
@@ -40,18 +46,33 @@ def examples(rows: list[dict]) -> list[tuple[str, str]]:
 
 
 def run(engine: Engine, rows: list[dict], alpha: float, folds: int) -> Counter:
+    """k random folds of all rows; a row's "_file" is ignored."""
+    splits = [([r for i, r in enumerate(rows) if i % folds != k], [r for i, r in enumerate(rows) if i % folds == k])
+              for k in range(folds)]
+    return decide_held_out(engine, splits, alpha)
+
+
+def run_by_file(engine: Engine, rows: list[dict], alpha: float) -> Counter:
+    """Each labelled file held out in turn, trained on the others."""
+    files = sorted({r["_file"] for r in rows})
+    return decide_held_out(engine, [([r for r in rows if r["_file"] != f], [r for r in rows if r["_file"] == f])
+                                    for f in files], alpha)
+
+
+def decide_held_out(engine: Engine, splits: list[tuple[list[dict], list[dict]]], alpha: float) -> Counter:
     model = type("Smoothed", (gate_mod.NaiveBayes,), {"ALPHA": alpha})
     stats: Counter = Counter()
-    for k in range(folds):
-        held = [r for i, r in enumerate(rows) if i % folds == k]
+    for train, held in splits:
         gate = gate_mod.Gate(engine.matcher)
-        gate.nb = model(examples([r for i, r in enumerate(rows) if i % folds != k]))
+        gate.nb = model(examples(train))
         for r in held:
             outcome = gate.decide(r["question"], engine.matcher.match(r["question"])).outcome
             stats[r["label"]] += 1
             if r["label"] == "refuse":
                 stats["refused"] += outcome == "refuse"
                 stats["refused_or_noted"] += outcome in ("refuse", "scope_note")
+                stats[f"of:{r['kind']}"] += 1
+                stats[f"ok:{r['kind']}"] += outcome == "refuse"
             elif r["label"] == "answer" and outcome == "refuse":
                 stats["wrongly_refused"] += 1
                 print(f"  误拒（alpha {alpha}）：{r['question']}")
@@ -64,18 +85,22 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--alpha", type=float, nargs="+", default=[1.0, 0.5])
     p.add_argument("--folds", type=int, default=5)
+    p.add_argument("--by-file", action="store_true", help="hold out one labelled file at a time")
     p.add_argument("--pack", default=None)
     args = p.parse_args()
     rows = []
     for path in sorted((ROOT / "resources" / "scope").glob("labelled-*.jsonl")):
-        rows += [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        rows += [{**json.loads(line), "_file": path.name}
+                 for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     random.Random(7).shuffle(rows)
     engine = Engine(Pack(default_pack_dir(args.pack)))
     for alpha in args.alpha:
-        s = run(engine, rows, alpha, args.folds)
+        s = run_by_file(engine, rows, alpha) if args.by_file else run(engine, rows, alpha, args.folds)
         print(f"alpha {alpha}: 拒答 {s['refused']}/{s['refuse']}（含范围说明 {s['refused_or_noted']}），"
               f"误拒 {s['wrongly_refused']}/{s['answer']}，范围说明 {s['scope_note_ok']}/{s['scope_note']}，"
               f"无明文 {s['silent_ok']}/{s['silent']}")
+        kinds = sorted(k[3:] for k in s if k.startswith("of:"))
+        print("  各类拒答：" + "；".join(f"{k} {s['ok:' + k]}/{s['of:' + k]}" for k in kinds))
     return 0
 
 

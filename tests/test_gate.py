@@ -55,7 +55,8 @@ def test_a_two_part_question_gets_the_vinaya_answer_and_a_note(engine):
 
 
 @pytest.mark.parametrize("question", ["出家人能不能用微信支付收钱？", "比丘可以自己开车吗？",
-                                      "出家人可以玩手机游戏吗？"])
+                                      "出家人可以玩手机游戏吗？", "过了中午可以冲一杯蛋白粉喝吗？",
+                                      "比丘的钵能不能用不锈钢的？"])
 def test_silent_topics_open_with_the_texts_silence(engine, question):
     res = engine.ask(question)
     assert not res.refused
