@@ -203,3 +203,11 @@ def test_the_nuns_phrasings_of_a_rule_shared_with_monks_reach_the_nuns_version(e
     led = sum(1 for t, p in shared if (r := engine.matcher.match(p.replace("*", ""))).main
               and r.main[0].topic.id == t.id)
     assert led >= 0.75 * len(shared)
+
+
+def test_an_opener_inside_a_clause_does_not_split_the_question():
+    # 另外 after punctuation opens a second question; inside a clause it means "separately"
+    a = bridge.analyse("几个师父另外出去吃饭，这样如法吗？")
+    assert len(a.parts) == 1
+    b = bridge.analyse("比丘可以捉钱吗？另外过了中午能喝果汁吗？")
+    assert len(b.parts) == 2

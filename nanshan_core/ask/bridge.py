@@ -169,7 +169,10 @@ def analyse(question: str) -> Analysis:
     for m in _STOPS.finditer(q):
         cuts.add(m.end())
     for m in _splitters().finditer(q):
-        cuts.add(m.start())
+        # 「……吗？另外想问」 opens a part; 「几个师父另外出去吃饭」 (separately) does not: an opener
+        # opens a part only at the start of a clause
+        if m.start() == 0 or not is_word_char(q[m.start() - 1]):
+            cuts.add(m.start())
     bounds = sorted(cuts)
     parts: list[Part] = []
     for a, b in zip(bounds, bounds[1:]):
