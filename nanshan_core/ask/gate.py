@@ -84,16 +84,24 @@ def _data() -> dict:
 
 
 @functools.lru_cache(maxsize=16)
-def _words(kind: str) -> tuple[str, ...]:
-    return tuple({simplify(w) for w in _data()["kinds"][kind].get("words", [])})
+@functools.lru_cache(maxsize=None)
+def _words(kind: str, key: str = "words") -> tuple[str, ...]:
+    """A kind's domain words (or its 'not_words'), simplified once: classify asks for every
+    kind on every part of every question."""
+    return tuple({simplify(w) for w in _data()["kinds"][kind].get(key, [])})
 
 
 def _lex_hits(kind: str, q: str) -> int:
     """How many of a kind's domain words a (simplified) text holds; words that only look like
     them (编号, 编集 are not 编 a made-up text: 'not_words') are blanked out first."""
-    for w in _data()["kinds"][kind].get("not_words", ()):
-        q = q.replace(simplify(w), "，")
+    for w in _words(kind, "not_words"):
+        q = q.replace(w, "，")
     return sum(1 for w in _words(kind) if w in q)
+
+
+@functools.lru_cache(maxsize=1)
+def _text_words() -> tuple[str, ...]:
+    return tuple(simplify(w) for w in _data()["text_words"])
 
 
 @functools.lru_cache(maxsize=1)
@@ -371,7 +379,7 @@ class Gate:
         q = simplify(question)
         if any(w in q for w in _advice_words()):
             return False
-        if any(simplify(w) in q for w in _data()["text_words"]):
+        if any(w in q for w in _text_words()):
             return True                   # what the texts or their masters say of it (元照…往生)
         return bool(_LEAVE.search(q)) and not any(p["p"] >= 1.0 for p in out_parts)
 
