@@ -71,6 +71,33 @@ def test_anchors_a_reader_can_check(full_pack, skel, tid, work, coord, starts):
     assert starts in following
 
 
+# Words each rule's statement holds in every translation (五分律, 僧祇律, 十誦律 word them differently).
+RULE_WORDS = {"m.pr.1": ("婬",), "m.pr.2": ("盜", "不與"), "m.pr.3": ("命", "殺"), "m.pr.4": ("過人法", "上人法"),
+              "m.sa.1": ("精", "不淨"), "m.sa.2": ("觸",), "m.sa.3": ("惡語", "麁惡", "麤惡"),
+              "m.sa.4": ("供養", "歎"), "m.sa.5": ("媒",), "m.sa.6": ("房", "屋", "舍"), "m.sa.7": ("房", "舍"),
+              "m.sa.8": ("謗",), "m.sa.9": ("謗", "片"), "m.sa.10": ("破", "壞"), "m.sa.11": ("破", "壞"),
+              "m.sa.12": ("污", "汙"), "m.sa.13": ("諫", "惡性", "戾"), "m.ai.1": ("屏",), "m.ai.2": ("露",)}
+
+
+def test_other_vinayas_state_the_same_rules_in_order(full_pack, skel):
+    """五分律, 僧祇律 and 十誦律 each place their 波羅夷 and 僧殘 on the statement of the same rule,
+    in 四分律's order (their order is the same there); a reader opening the anchor finds the rule."""
+    for work in ("T1421", "T1425", "T1435"):
+        placed = []
+        for tid, words in RULE_WORDS.items():
+            lines = [a.line for a in skel.get(tid).anchors if a.work == work and a.role == "rule"]
+            for ln in lines:
+                text = "".join(full_pack.line_by_id(ln + k).text for k in range(4))
+                assert any(w in text for w in words), (work, tid, full_pack.line_by_id(ln).coord, text)
+                if not tid.startswith("m.ai"):
+                    placed.append(ln)
+        assert len(placed) >= 12, (work, len(placed))            # of 17 波羅夷 and 僧殘
+        assert placed == sorted(placed), work
+    r = report(skel)
+    monks = {c["class"]: c["other_vinayas"] for c in r["orders"][0]["classes"]}
+    assert all(n == 4 for n in [monks["波羅夷"]["T1421"], monks["波羅夷"]["T1435"]])
+
+
 def test_a_nuns_rule_worded_as_the_monks_rule_is_that_rule(skel):
     assert skel.get("n.pc.24").same_as == "m.pc.37"          # 非時食
     assert skel.get("n.pr.5").same_as is None                # 摩觸 is the nuns' own 波羅夷

@@ -49,7 +49,10 @@ JIEBEN = {"m": "T1429", "n": "T1431"}
 EXPECTED = {"m": {"pr": 4, "sa": 13, "ai": 2, "np": 30, "pc": 90, "pd": 4, "sk": 100, "as": 7},
             "n": {"pr": 8, "sa": 17, "np": 30, "pc": 178, "pd": 8, "sk": 100, "as": 7}}
 ALIGN_MIN = 0.5          # share of a rule's bigrams a passage must hold to be its statement
-OTHER_MIN = 0.6          # the same, for a rule in another Vinaya's translation
+OTHER_MIN = 0.5          # the same, for a rule in another Vinaya's translation (its formula left out)
+OTHER_CHAIN_MIN = 0.2    # … where the rules follow 四分律's order (SHARED_ORDER), placed as a chain
+SHARED_ORDER = ("pr", "sa")
+MIN_CONTENT = 2          # bigrams a rule must have beyond its class's formula to be looked for
 SAME_RULE = 0.5          # bigram overlap (Jaccard) at which a nuns' rule is the monks' rule reworded
 NUMERALS = "初一二三四五六七八九十百"
 
@@ -234,18 +237,27 @@ def _names_nuns(title: str) -> bool:
 def class_chapters(ranges: list["TocRange"], nun: bool) -> dict[str, list["TocRange"]]:
     """A Vinaya's chapters of the rules by class, for monks or for nuns.
 
-    Chapters of the nuns' rules carry 尼 in their own title or in the part
-    (分, 誦) above them; a chapter naming a class is a chapter of rules unless it
-    is one of the procedures (犍度, 揵度, 法 of the later parts named after 滅諍)."""
+    Chapters of the nuns' rules carry 尼 in their own title or in a heading above
+    them (分, 誦, 尼律); a chapter naming a class is a chapter of rules unless it
+    is one of the procedures (犍度, 揵度, 法 of the later parts named after 滅諍).
+    The monks' rules come first in every Vinaya: a class named after the nuns' rules
+    (十誦律's questions of 優波離: 波羅夷法, 波夜提事) is a later part asking about them."""
     out: dict[str, list[TocRange]] = collections.defaultdict(list)
-    part = ""
+    above: dict[int, str] = {}
+    seen_nuns = False
     for r in ranges:
-        if r.level == 1:
-            part = r.label
-        if r.level is None or r.level < 2 or "度" in r.label:
+        if r.level is None:
+            continue
+        above = {lv: lab for lv, lab in above.items() if lv < r.level}
+        above[r.level] = r.label
+        if r.level < 2 or "度" in r.label:
             continue
         cls = _class_of(r.label)
-        if cls is None or _names_nuns(r.label + part) != nun:
+        if cls is None:
+            continue
+        nuns = _names_nuns("".join(above.values()))
+        seen_nuns = seen_nuns or nuns
+        if nuns != nun or (not nun and seen_nuns):
             continue
         if out and cls in out and out[cls][-1].end < r.start and cls == "as":
             continue            # 滅諍 once among the rules; later 滅諍法 is the procedure
@@ -298,13 +310,18 @@ def _bigrams(s: str) -> set[str]:
 
 
 def align_rules(rule_texts: list[str], stream: Stream, start: int, end: int,
-                ordered: bool = True, minimum: float = ALIGN_MIN) -> list[tuple[int, float] | None]:
+                ordered: bool = True, minimum: float = ALIGN_MIN,
+                common: frozenset[str] = frozenset(),
+                accept: Callable[[int], bool] | None = None) -> list[tuple[int, float] | None]:
     """Where each rule is stated in stream[start:end): (offset, share of its bigrams held) or None.
 
     A rule is usually stated more than once (first as made, then as amended); the
     statement holding most of the 戒本's wording is the final one.  With
     ``ordered`` the statements must follow the 戒本's order (the same Vinaya), else
-    each rule is placed on its own (another Vinaya orders them differently)."""
+    each rule is placed on its own (another Vinaya orders them differently).
+    ``common``: bigrams that do not tell one rule from another (若比丘 … 波逸提, see
+    formula_bigrams); they count neither for nor against a place.  ``accept(offset)``: whether
+    a place may hold a statement at all."""
     words, where = _words(stream.text[start:end])
     grams_at: dict[str, list[int]] = collections.defaultdict(list)
     for i in range(len(words) - 1):
@@ -312,12 +329,14 @@ def align_rules(rule_texts: list[str], stream: Stream, start: int, end: int,
     candidates: list[list[tuple[int, float]]] = []
     for rt in rule_texts:
         core, _ = _words(stream.fold(rt))
-        grams = _bigrams(core)
-        if not grams:
+        grams = _bigrams(core) - common
+        if len(grams) < MIN_CONTENT:
             candidates.append([])
             continue
-        rare = sorted({core[i:i + 2] for i in range(len(core) - 1)},
-                      key=lambda g: len(grams_at.get(g, ())))[:8]
+        # the rarest bigrams the passage range holds (one absent from it casts no vote: in another
+        # translation most of the 戒本's rarest bigrams are absent)
+        rare = sorted({g for g in grams if g in grams_at},
+                      key=lambda g: len(grams_at[g]))[:8]
         votes: collections.Counter = collections.Counter()
         for g in rare:
             k = core.find(g)
@@ -331,12 +350,21 @@ def align_rules(rule_texts: list[str], stream: Stream, start: int, end: int,
                 share = len(grams & window) / len(grams)
                 if share > best[0] or (share == best[0] and words[s:s + 2] == core[:2]):
                     best = (share, s)
-            if best[0] >= minimum:
+            if best[0] >= minimum and (accept is None or accept(start + where[best[1]])):
                 scored.append((best[1], best[0]))
         candidates.append(sorted(set(scored)))
     picks = _best_chain(candidates) if ordered else [max(c, key=lambda x: x[1]) if c else None
                                                     for c in candidates]
     return [None if p is None else (start + where[p[0]], p[1]) for p in picks]
+
+
+def formula_bigrams(rule_texts: list[str], fold: Callable[[str], str], share: float = 0.2) -> frozenset[str]:
+    """Bigrams found in at least ``share`` of a class's rules: its formula (若比丘, 波逸提), which
+    every statement of every rule of the class holds and so tells nothing of which rule it is."""
+    counts: collections.Counter = collections.Counter()
+    for rt in rule_texts:
+        counts.update(_bigrams(_words(fold(rt))[0]))
+    return frozenset(g for g, n in counts.items() if n >= max(2, share * len(rule_texts)))
 
 
 def _best_chain(candidates: list[list[tuple[int, float]]]) -> list[tuple[int, float] | None]:
@@ -692,20 +720,34 @@ class Builder:
         return placed
 
     def other_vinayas(self, topics: list[Topic]) -> None:
-        """五分律, 僧祇律, 十誦律 where they state the same rule: searched in their chapter of the
-        same class, each rule on its own (their order differs from 四分律's)."""
+        """五分律, 僧祇律, 十誦律 where they state the same rule, searched in their chapter of the
+        same class.  The 波羅夷 and 僧殘 follow one order in every Vinaya, so there the
+        statements are placed as a chain; the later classes differ in order and each rule is
+        placed on its own, only at a statement (若比丘 …) and one rule per statement.  The
+        class's formula bigrams (若比丘, 波逸提) are left out of the comparison: in a short rule
+        (嫌罵者，波逸提) they would otherwise be most of what matches."""
         for work in ("T1421", "T1425", "T1435"):
             s = self.stream(work)
             if s is None:
                 continue
             chapters = class_chapters(toc_ranges(self.db, s), nun=topics[0].nun)
+
+            def statement(off: int, text: str = s.text) -> bool:
+                return "若比丘" in text[max(0, off - 4):off + 6]
+
             for cls, ranges in chapters.items():
                 picks = [t for t in topics if t.cls == cls and cls not in ("sk", "as")]
+                if not picks:
+                    continue
+                common = formula_bigrams([t.text for t in picks], self.fold)
+                ordered = cls in SHARED_ORDER and len(ranges) == 1
                 found = []
                 for r in ranges:
-                    hits = align_rules([t.text for t in picks], s, r.start, r.end, ordered=False,
-                                       minimum=OTHER_MIN)
-                    found += [(hit[1], t, hit[0]) for t, hit in zip(picks, hits) if hit]
+                    hits = align_rules([t.text for t in picks], s, r.start, r.end, ordered=ordered,
+                                       minimum=OTHER_CHAIN_MIN if ordered else OTHER_MIN, common=common,
+                                       accept=None if ordered else statement)
+                    found += [(hit[1], t, hit[0]) for t, hit in zip(picks, hits)
+                              if hit and (ordered or self._own_words(t, picks, s, hit[0]))]
                 # one statement per rule and one rule per statement, surest pairs first: two
                 # rules alike in wording (共宿 and 同誦 with the unordained) must not share a place
                 used: list[int] = []
@@ -716,6 +758,17 @@ class Builder:
                     done.add(t.id)
                     used.append(off)
                     self.anchor(t, work, "rule", off)
+
+    def _own_words(self, rule: Topic, rules: list[Topic], s: Stream, offset: int) -> bool:
+        """Does the statement at ``offset`` hold a bigram of this rule that no other rule of its
+        class has?  A short rule (與未受大戒人共誦, 不受諫) shares most of its words with a
+        neighbour (共宿, 不受食); only its own words tell its statement from theirs."""
+        own = _bigrams(_words(self.fold(rule.text))[0])
+        for other in rules:
+            if other is not rule:
+                own -= _bigrams(_words(self.fold(other.text))[0])
+        core = _words(s.text[offset:offset + len(rule.text) + 12])[0]
+        return bool(own & _bigrams(core))
 
     def zichiji(self, topics: list[Topic]) -> None:
         """資持記 explains 行事鈔 in order: for each treatment the passage the commentary links tie

@@ -190,6 +190,7 @@ class Skeleton:
 REPORT_CLASSES = (("m", "比丘", ("pr", "sa", "ai", "np", "pc", "pd", "sk", "as"), 250),
                   ("n", "比丘尼", ("pr", "sa", "np", "pc", "pd", "sk", "as"), 348))
 REPORT_LAYERS = ("vinaya", "daoxuan", "yuanzhao")
+OTHER_VINAYAS = (("T1421", "五分"), ("T1425", "僧祇"), ("T1435", "十誦"))   # where the same rule is stated
 
 
 def report(skeleton: Skeleton) -> dict:
@@ -206,7 +207,10 @@ def report(skeleton: Skeleton) -> dict:
         for cls in classes:
             items = [t for t in topics if t.id.startswith(f"{order}.{cls}.")]
             rows.append({"class": CLASS_NAME[cls], "count": len(items), "expected": EXPECTED[order][cls],
-                         **{layer: sum(1 for t in items if layer in layers_of(t)) for layer in REPORT_LAYERS}})
+                         **{layer: sum(1 for t in items if layer in layers_of(t)) for layer in REPORT_LAYERS},
+                         "other_vinayas": {w: sum(1 for t in items if any(a.work == w and a.role == "rule"
+                                                                          for a in skeleton.anchors(t)))
+                                           for w, _ in OTHER_VINAYAS}})
         out["orders"].append({"order": who, "count": sum(r["count"] for r in rows), "expected": total,
                               "classes": rows})
     for cls, label in (("khandhaka", "犍度"), ("procedure", "犍度中的羯磨法"), ("pian", "行事鈔篇"),
@@ -228,10 +232,13 @@ def format_report(r: dict) -> str:
     for o in r["orders"]:
         mark = "✓" if o["count"] == o["expected"] else "✗"
         lines.append(f"{o['order']}戒：{o['count']} 条（应为 {o['expected']}）{mark}")
-        lines.append("  篇聚      条数/应有   律本   道宣   元照")
+        others = any(n for c in o["classes"] for n in c["other_vinayas"].values())
+        lines.append("  篇聚      条数/应有   律本   道宣   元照" +
+                     ("   " + "  ".join(name for _, name in OTHER_VINAYAS) + "（同条）" if others else ""))
         for c in o["classes"]:
             lines.append(f"  {c['class']:<6}  {c['count']:>4}/{c['expected']:<4}  {c['vinaya']:>5}  "
-                         f"{c['daoxuan']:>5}  {c['yuanzhao']:>5}")
+                         f"{c['daoxuan']:>5}  {c['yuanzhao']:>5}" +
+                         ("".join(f"  {c['other_vinayas'][w]:>4}" for w, _ in OTHER_VINAYAS) if others else ""))
     lines.append("")
     for label, c in r["chapters"].items():
         lines.append(f"{label}：{c['count']} 个（律本 {c['vinaya']}、道宣 {c['daoxuan']}、元照 {c['yuanzhao']}）")
