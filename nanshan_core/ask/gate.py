@@ -41,6 +41,7 @@ STRONG_SUBJECT = 8.0     # topic evidence that frames a text as the Vinaya's as 
 OUT_SURE = 0.15           # posterior of 'answer' below which a text with no Vinaya in it is out of scope
 LEX_WEIGHT = 0.4         # what each domain word adds to a kind's posterior (at most three count)
 SUBJECT_AT = 2.5         # topic evidence (bridge score) at which a part has a Vinaya subject
+FIRM_PART = 1.5          # … and the firm evidence (no loose channel) of an in-scope part beside an out-of-scope one
 # a request addressed to the app about a text: with the classifier sure it asks for a made-up
 # text, enough (「替我措个辞」); 「式叉摩那给我涂油」 is no text
 _REQUEST = ("你", "帮我", "替我", "给我", "请你", "帮忙", "麻烦")
@@ -334,11 +335,12 @@ class Gate:
     def decide(self, question: str, matches=None) -> Decision:
         from .bridge import analyse
         a = matches.analysis if matches is not None else analyse(question)
-        subject = self._subjects(a, matches)
+        subject, firm = self._subjects(a, matches)
         parts = []
         for i, part in enumerate(a.parts):
             kind, p = self.classify(part.text, subject.get(i, 0.0))
-            parts.append({"text": part.text, "kind": kind, "p": round(p, 3), "subject": subject.get(i, 0.0)})
+            parts.append({"text": part.text, "kind": kind, "p": round(p, 3), "subject": subject.get(i, 0.0),
+                          "firm": firm.get(i, 0.0)})
         whole_kind, whole_p = self.classify(question, max(subject.values(), default=0.0))
         patterned = pattern_kind(question)
         # a made-up text, or a verdict on someone the asker points to, is refused however
@@ -360,9 +362,12 @@ class Gate:
         if not out_parts:
             return Decision("answer", parts=parts)
         kind = max(out_parts, key=lambda p: p["p"])["kind"]
+        # the part that earns a scope note instead of a refusal must be the Vinaya's by a word of
+        # it or by firm topic evidence: characters shared with a topic (the loose channel) find
+        # a topic for 「三四天才一次」 beside 「喝蜂蜜水有用吗」, which is no Vinaya question
         in_scope = [p for p in parts if p not in out_parts
-                    and (p["subject"] >= SUBJECT_AT or _vinaya_framed(p["text"])
-                         or (p["kind"] == "answer" and p["subject"] >= 1.5))]
+                    and (p["firm"] >= SUBJECT_AT or _vinaya_framed(p["text"])
+                         or (p["kind"] == "answer" and p["firm"] >= FIRM_PART))]
         if in_scope or self._asks_leave(out_parts, question):
             return Decision("scope_note", kind, _data()["kinds"][kind]["note"], parts=parts)
         return self._refuse(kind, parts)
@@ -402,19 +407,22 @@ class Gate:
         reply = f"此问超出本工具的范围（{info['label']}）。{info['reply']}"
         return Decision("refuse", kind, reply, info.get("suggestion"), parts=parts)
 
-    def _subjects(self, a, matches) -> dict[int, float]:
-        """How much Vinaya subject each part carries: its best topic's evidence."""
+    def _subjects(self, a, matches) -> tuple[dict[int, float], dict[int, float]]:
+        """How much Vinaya subject each part carries: its best topic's evidence, and the same
+        without the loose channel (characters shared with a topic) — the firm evidence."""
         from . import bridge
         if self.matcher is None:
-            return {}
+            return {}, {}
         out: dict[int, float] = {}
+        firm: dict[int, float] = {}
         for i, part in enumerate(a.parts):
             scored = self.matcher.score_part(a, part)
             # firm evidence counts in full; the loose channel at most LOOSE_SUBJECT, however much
             # the bridge trusts it for choosing among topics
             out[i] = max((m.score - m.loose + LOOSE_SUBJECT * m.loose / bridge.LOOSE_WEIGHT for m in scored),
                          default=0.0)
-        return out
+            firm[i] = max((m.score - m.loose for m in scored), default=0.0)
+        return out, firm
 
 
 def check(question: str) -> Refusal | None:
