@@ -116,10 +116,21 @@ def test_asking_leave_on_a_vinaya_subject_is_answered_with_a_note(engine):
 @pytest.mark.parametrize("question", [
     "我表哥在山里一个小庙出家，天天在朋友圈卖茶叶，他还算不算出家人？",      # a relative
     "视频里那个自称持午的法师，晚上还在吃火锅，他是不是假和尚？",            # a post
+    "我们县那位老法师上个月收了一大笔供养。他这样还算不算清净比丘？",        # asked in a part of its own
 ])
 def test_a_verdict_on_someone_pointed_at_without_a_name_is_refused(engine, question):
     d = engine.gate.decide(question, engine.matcher.match(question))
     assert d.outcome == "refuse" and d.kind == "judge"
+
+
+@pytest.mark.parametrize("question", [
+    "有个比丘教人去杀生，他算不算犯杀戒？",
+    "如果有一个比丘偷了东西。他还算不算比丘？",
+    "有位比丘尼拿了常住的钱，她这样算不算犯盗戒？",
+])
+def test_a_case_told_of_any_monk_is_the_texts_own_question(engine, question):
+    """「有比丘……」 is how the texts open a case: an indefinite with an order names no one."""
+    assert engine.gate.decide(question, engine.matcher.match(question)).outcome != "refuse"
 
 
 def test_the_askers_own_community_asking_about_its_practice_is_answered(engine):

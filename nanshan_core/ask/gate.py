@@ -231,8 +231,10 @@ def _identifies(q: str) -> bool:
 @functools.lru_cache(maxsize=1)
 def _pointer() -> re.Pattern:
     """The ways a question points at someone without naming them, as structure: a demonstrative
-    (那位/这个/有位 …), a relative (我舅舅…出家) or a post (抖音上那个…) followed within a few
-    characters by a role, an order or a community; a possessive only by a role (我们寺的当家,
+    (那位/这个 …), a relative (我舅舅…出家) or a post (抖音上那个…) followed within a few
+    characters by a role, an order or a community; an indefinite (有位/有个 …) only by a role or
+    a community (有位法师; 「有个比丘教人杀生，他算不算犯」 is the texts' own 「若比丘…」, a
+    case, not a person); a possessive only by a role (我们寺的当家,
     我皈依的那位老和尚 — not 我们比丘尼, not 我们小庙的比丘尼: the asker's own community asking
     about its own practice is the Vinaya's question).  Words: rules.json 'pointers'."""
     p = _data()["pointers"]
@@ -241,10 +243,32 @@ def _pointer() -> re.Pattern:
     who = f"(?:{role}|{alt(p['orders'])}|{alt(p['communities'])})"
     own = "(?:比丘|出家|僧|沙弥|尼众|尼师们|修行人|佛教徒|居士)"
     return re.compile(
-        f"(?:那位|这位|那个|这个|那间|这间|那座|这座|那家|某位|某个|有位|有个|有一位|有一个)[^，。？！]{{0,8}}{who}"
+        f"(?:那位|这位|那个|这个|那间|这间|那座|这座|那家)[^，。？！]{{0,8}}{who}"
+        f"|(?<!如果)(?<!假如)(?<!要是)(?:某位|某个|有位|有个|有一位|有一个)[^，。？！]{{0,8}}(?:{role}|{alt(p['communities'])})"
         f"|(?:我们|咱们|我的|我家|我)(?!{own})[^，。？！]{{0,6}}(?:{role})"
         f"|我的?(?:{alt(p['kin'])})[^，。？！]{{0,12}}(?:出家|{who})"
         f"|(?:{alt(p['media'])})[^，。？！]{{0,8}}{who}")
+
+
+@functools.lru_cache(maxsize=1)
+def _anaphor() -> re.Pattern:
+    words = sorted((simplify(w) for w in _data()["pointers"]["anaphors"]), key=len, reverse=True)
+    return re.compile("^(?:" + "|".join(map(re.escape, words)) + ")")
+
+
+def _verdict_pointed_back(parts) -> bool:
+    """A verdict asked in a part that points back (他…, 这位…) at someone an earlier part points
+    at or names: 「蕅益大师自己退为菩萨沙弥，他这样做到底对不对？你评一评。」 splits into two
+    parts, one naming the master and one asking the verdict of him.  Only an anaphor at the
+    part's opening carries the person over; a verdict word anywhere after a pointer does not
+    (「我们寺的师父说……。这样算不算犯戒」 asks about a practice)."""
+    pointed = False
+    for part in parts:
+        q = simplify(part.text).lstrip("，。？！、 ")
+        if pointed and _anaphor().match(q) and re.search(_data()["verdict"], q):
+            return True
+        pointed = pointed or names_someone(part.text) or _identifies(q)
+    return False
 
 
 # -- silent topics ---------------------------------------------------------------------------
@@ -347,6 +371,8 @@ class Gate:
         # Vinaya-like the rest of the question is
         if patterned in WHOLE_KINDS:
             return self._refuse(patterned, parts)
+        if _verdict_pointed_back(a.parts):
+            return self._refuse("judge", parts)
         # the story around a question («我在电商公司上班…») is not itself a request
         out_parts = [p for p, part in zip(parts, a.parts)
                      if (part.asks or len(parts) == 1) and self._out_of_scope(p["kind"], p["p"], p["text"])]
