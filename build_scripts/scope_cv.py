@@ -7,6 +7,7 @@ decides the held-out fold with the real gate (patterns, lexicon, topic subject),
 setting can be chosen on questions the classifier has not seen:
 
     .venv/bin/python build_scripts/scope_cv.py [--alpha 1.0 0.5] [--folds 5] [--by-file] [--pack DIR]
+                                               [--set NAME=VALUE]
 
 Prints, per smoothing value: refusals caught, near-misses wrongly refused (each listed),
 scope notes and silent topics recognised.
@@ -87,7 +88,14 @@ def main() -> int:
     p.add_argument("--folds", type=int, default=5)
     p.add_argument("--by-file", action="store_true", help="hold out one labelled file at a time")
     p.add_argument("--pack", default=None)
+    p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                   help="try another value of one of gate.py's settings (LEX_WEIGHT=0.5)")
     args = p.parse_args()
+    for kv in args.set:
+        name, value = kv.split("=", 1)
+        if not hasattr(gate_mod, name):
+            p.error(f"gate.py has no {name}")
+        setattr(gate_mod, name, type(getattr(gate_mod, name))(value))
     rows = []
     for path in sorted((ROOT / "resources" / "scope").glob("labelled-*.jsonl")):
         rows += [{**json.loads(line), "_file": path.name}

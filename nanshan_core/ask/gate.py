@@ -213,8 +213,47 @@ def _patterns() -> dict[str, list[re.Pattern]]:
     return out
 
 
+@functools.lru_cache(maxsize=1)
+def _made_text() -> dict[str, re.Pattern]:
+    m = _data()["made_text"]
+    alt = lambda ws: "|".join(sorted((re.escape(simplify(w)) for w in ws), key=len, reverse=True))
+    make, alter, text = alt(m["make"]), alt(m["alter"]), alt(m["text"])
+    request = alt(_REQUEST)
+    return {"made": re.compile(f"(?:{make}|{alter})[^。？！?!]{{0,14}}(?:{text})|(?:{text})[^。？！?!]{{0,10}}(?:{alter})"),
+            "asked": re.compile(f"(?:{request})[^。？！?!，,]{{0,6}}(?:{alter})|(?:{request})把[^。？！?!]{{0,20}}(?:{alter})"),
+            "passing": re.compile(alt(m["passing"])), "canon": re.compile(alt(m["canon"])),
+            "plain": re.compile(alt(m["plain"])), "seeking": re.compile(alt(m["seeking"]))}
+
+
+def _seeks_text(q: str) -> bool:
+    """Asking for the real text — to find it, check it, explain it in plain words — and nothing
+    passed off as the canon's: the app's own work, whatever the classifier guesses."""
+    rx = _made_text()
+    if rx["passing"].search(q):
+        return False
+    explains = bool(rx["plain"].search(q)) or "解释" in q      # 「帮我写一段白话解释」 makes an explanation
+    return explains or (bool(rx["seeking"].search(q)) and not rx["made"].search(q))
+
+
+def _makes_text(q: str) -> bool:
+    """A text made up or altered and passed off as the canon's, or a text of the canon the app is
+    asked to alter: 「替我造几句规矩……说是古德遗训」, 「把那段换个说法……再当原文贴到群里」,
+    「你把长衣那条的过十日改成过一个月」; 「你能帮我写一段白话解释吗」 passes nothing off.  Words: rules.json 'made_text' (look-alikes such as
+    编号 blanked out first, as for the invent kind's domain words)."""
+    for w in _words("invent", "not_words"):
+        q = q.replace(w, "，")
+    rx = _made_text()
+    if not rx["made"].search(q):
+        return False
+    if rx["passing"].search(q):
+        return True
+    return bool(rx["asked"].search(q)) and bool(rx["canon"].search(q)) and not rx["plain"].search(q)
+
+
 def pattern_kind(text: str) -> str | None:
     q = simplify(text)
+    if _makes_text(q):
+        return "invent"
     for kind, pats in _patterns().items():
         if any(p.search(q) for p in pats):
             if kind == "judge" and not (names_someone(text) or _identifies(q)):
@@ -425,7 +464,7 @@ class Gate:
         if kind == "invent":
             q = simplify(text)
             asked = any(w in q for w in _REQUEST) and any(w in q for w in _TEXT)
-            return p >= 1.0 or (p >= 0.95 and (_lex_hits("invent", q) > 0 or asked))
+            return p >= 1.0 or (p >= 0.95 and (_lex_hits("invent", q) > 0 or asked) and not _seeks_text(q))
         return True
 
     def _refuse(self, kind: str, parts: list[dict]) -> Decision:
