@@ -374,6 +374,7 @@ class Retriever:
             slots = slots or TOPIC_SLOTS
             cap = slots[min(rank, len(slots) - 1)]
             mine: list[tuple] = []
+            spare: list[int] = []
             for pl in places:
                 if pl.layer != layer or len(mine) >= cap:
                     continue
@@ -382,8 +383,17 @@ class Retriever:
                 inside = [d for d in range(pl.doc + 2, pl.end) if d in ranking or fit.get(d, 0.0) >= FIT_ALONE]
                 if inside and len(mine) < cap:
                     top = max(ranking.get(d, (0.0,))[0] for d in inside) or 1.0
-                    best = max(inside, key=lambda d: ranking.get(d, (0.0,))[0] / top + INSIDE_FIT * fit.get(d, 0.0))
-                    mine.append((best, "topic", ranking.get(best, (0.0,))[0], None))
+                    order = sorted(inside, key=lambda d: -(ranking.get(d, (0.0,))[0] / top + INSIDE_FIT * fit.get(d, 0.0)))
+                    mine.append((order[0], "topic", ranking.get(order[0], (0.0,))[0], None))
+                    spare += order[1:]
+            # a layer that treats the topic in fewer places than its slots: the slots left take the
+            # next passages of those places (呵責羯磨's one section in 四分律 holds the story, the
+            # five things not to be done, and its lifting)
+            for d in spare:
+                if len(mine) >= cap:
+                    break
+                if all(abs(d - m[0]) > 1 for m in mine):
+                    mine.append((d, "topic", ranking.get(d, (0.0,))[0], None))
             out += mine
         return out
 
