@@ -153,6 +153,15 @@ def test_asking_for_the_real_text_is_never_taken_for_making_one_up(engine, quest
     assert engine.gate.decide(question, engine.matcher.match(question)).outcome != "refuse"
 
 
+@pytest.mark.parametrize("question", [
+    "晚上大家一起用药石，算不算犯非时食？",                      # 药石 is the evening meal, not medicine
+    "有信众请寺里的法师帮忙择个日子，法师要是答应了，律上允许吗？",  # 请寺里: a verb, not a temple's name
+    "蕅益大师认为当时还有没有如法的比丘？他在书里怎么论证？",      # what a master taught
+])
+def test_words_that_only_look_out_of_scope_are_answered(engine, question):
+    assert engine.gate.decide(question, engine.matcher.match(question)).outcome != "refuse"
+
+
 def test_the_askers_own_community_asking_about_its_practice_is_answered(engine):
     q = "我们小庵的几位比丘尼自己种菜卖菜补贴开销，这样算不算犯戒？"
     assert engine.gate.decide(q, engine.matcher.match(q)).outcome == "answer"

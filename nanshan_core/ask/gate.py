@@ -191,7 +191,8 @@ _PLACE = re.compile(r"([\u4e00-\u9fff]{2})(?:寺|庵|禅院|精舍|佛学院|道
 _PERSON = re.compile(r"([\u4e00-\u9fff]{2})(?:法师|和尚|长老|住持|方丈|禅师|老和尚|大师)")
 # Characters that do not begin a proper name: 「在寺里」「这座寺」 are not names, 「灵隐寺」 is.
 _NOT_NAME = set("在到去回进出住的个座所家院里本某这那此该各全一每别他她我你们小新老于从向离来是有和与及"
-                "或了着过把被给让对为以可能会要想都也还就只才又再很太最更几多些附近各位寺庙间律戒")
+                "或了着过把被给让对为以可能会要想都也还就只才又再很太最更几多些附近各位寺庙间律戒"
+                "请托求叫找帮替跟问送拜陪")       # 「居士请寺里的师父」: a verb before 寺 is no name
 
 
 def names_someone(question: str) -> bool:
@@ -256,10 +257,23 @@ def pattern_kind(text: str) -> str | None:
         return "invent"
     for kind, pats in _patterns().items():
         if any(p.search(q) for p in pats):
-            if kind == "judge" and not (names_someone(text) or _identifies(q)):
+            if kind == "judge" and (not (names_someone(text) or _identifies(q)) or _asks_teaching(q)):
                 continue
             return kind
     return None
+
+
+@functools.lru_cache(maxsize=1)
+def _teaching() -> re.Pattern:
+    t = _data()["taught"]
+    alt = lambda ws: "|".join(sorted((re.escape(simplify(w)) for w in ws), key=len, reverse=True))
+    return re.compile(f"(?:{alt(t['masters'] + _data()['pointers']['roles'])})[^，。？！]{{0,3}}(?:{alt(t['verbs'])})")
+
+
+def _asks_teaching(q: str) -> bool:
+    """Does the (simplified) question ask what a master taught (弘一大师讲过……他是怎么论证的)?
+    The Vinaya's masters' teaching is in scope; only their own conduct is not to be judged."""
+    return bool(_teaching().search(q))
 
 
 def _identifies(q: str) -> bool:
@@ -361,7 +375,7 @@ class Gate:
         advice = any(w in q for w in _advice_words())
         best, strength = "answer", 0.0
         pointed = names_someone(text) or _identifies(q)
-        identified = pointed and bool(re.search(_data()["verdict"], q))
+        identified = pointed and bool(re.search(_data()["verdict"], q)) and not _asks_teaching(q)
         if identified:                      # a verdict asked on someone the asker points to
             return "judge", 1.0
         for k in KINDS:
@@ -410,7 +424,7 @@ class Gate:
         # Vinaya-like the rest of the question is
         if patterned in WHOLE_KINDS:
             return self._refuse(patterned, parts)
-        if _verdict_pointed_back(a.parts):
+        if _verdict_pointed_back(a.parts) and not _asks_teaching(simplify(question)):
             return self._refuse("judge", parts)
         # the story around a question («我在电商公司上班…») is not itself a request
         out_parts = [p for p, part in zip(parts, a.parts)
@@ -460,7 +474,8 @@ class Gate:
             return False
         if kind == "judge":
             q = simplify(text)
-            return (names_someone(text) or _identifies(q)) and bool(re.search(_data()["verdict"], q))
+            return ((names_someone(text) or _identifies(q)) and bool(re.search(_data()["verdict"], q))
+                    and not _asks_teaching(q))
         if kind == "invent":
             q = simplify(text)
             asked = any(w in q for w in _REQUEST) and any(w in q for w in _TEXT)
