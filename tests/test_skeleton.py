@@ -56,6 +56,8 @@ def test_every_anchor_is_a_line_of_its_layer(full_pack, skel):
 @pytest.mark.parametrize("tid, work, coord, starts", [
     # 四分律 states each rule; the anchor is the line where the final statement begins
     ("m.np.18", "T1428", "T22n1428_p0619b23", "若比丘自手捉錢"),
+    # … and its section opens where the rule before it closes (「最初未制戒……」): its own story
+    ("m.pd.3", "T1428", "T22n1428_p0696c19", "爾時佛在羅閱城"),
     ("m.pc.37", "T1428", "T22n1428_p0662c08", "若比丘非時受食"),
     ("m.pr.1", "T1806", "T40n1806_p0430b29", "初大婬戒"),
     ("m.pc.37", "T1804", "T40n1804_p0081c25", "非時食戒三十七"),
@@ -96,6 +98,18 @@ def test_other_vinayas_state_the_same_rules_in_order(full_pack, skel):
     r = report(skel)
     monks = {c["class"]: c["other_vinayas"] for c in r["orders"][0]["classes"]}
     assert all(n == 4 for n in [monks["波羅夷"]["T1421"], monks["波羅夷"]["T1435"]])
+
+
+def test_a_rules_place_holds_its_story_but_not_the_next_rules(engine, skel):
+    """受學家食戒's place in 四分律 opens at its story (the 學家羯磨 made before the rule) and ends
+    before the story of the next rule; its statement is still the passage taken first."""
+    r = engine.retriever
+    [pl] = [p for p in r.places(skel.anchors(skel.get("m.pd.3"))) if p.work == "T1428" and p.start < p.doc]
+    story = r.doc_at_line(engine.pack.line("T22n1428_p0696c19").id)[0]
+    karma = r.doc_at_line(engine.pack.line("T22n1428_p0697a07").id)[0]
+    assert pl.start == story and pl.start <= karma < pl.doc
+    next_story = r.doc_at_line(engine.pack.line("T22n1428_p0697c01").id)[0]     # 蘭若受食戒's story
+    assert pl.end <= next_story + 1
 
 
 def test_a_nuns_rule_worded_as_the_monks_rule_is_that_rule(skel):

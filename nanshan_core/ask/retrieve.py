@@ -306,7 +306,7 @@ class Retriever:
         for rank, places in enumerate(topic_places):
             factor = TOPIC_BOOST[min(rank, len(TOPIC_BOOST) - 1)]
             for pl in places:
-                for d in range(pl.doc, pl.end):
+                for d in range(pl.start, pl.end):
                     boost[d] = max(boost.get(d, 1.0), factor)
         scored = self.score_passages(terms, boost, weights, concepts) if terms else {}
         folded_terms = [self.pack.normalizer.fold_query(t) for t in terms]
@@ -380,7 +380,8 @@ class Retriever:
                     continue
                 mine.append((pl.doc, "topic", ranking.get(pl.doc, (0.0,))[0], pl.offset))
                 # the passage right after the anchor is usually its run-on already
-                inside = [d for d in range(pl.doc + 2, pl.end) if d in ranking or fit.get(d, 0.0) >= FIT_ALONE]
+                inside = [d for d in (*range(pl.start, pl.doc), *range(pl.doc + 2, pl.end))
+                          if d in ranking or fit.get(d, 0.0) >= FIT_ALONE]
                 if inside and len(mine) < cap:
                     top = max(ranking.get(d, (0.0,))[0] for d in inside) or 1.0
                     order = sorted(inside, key=lambda d: -(ranking.get(d, (0.0,))[0] / top + INSIDE_FIT * fit.get(d, 0.0)))
@@ -436,7 +437,7 @@ class Retriever:
         the ranking: reordering the whole layer by it lost more gold than it found (tune and dev
         sets), choosing inside a section by it found more."""
         top = sorted(ranking, key=lambda d: -ranking[d][0])[:self.FIT_POOL]
-        inside = [d for pl in places for d in range(pl.doc, min(pl.end, pl.doc + self.SECTION_MAX))]
+        inside = [d for pl in places for d in range(pl.start, min(pl.end, pl.doc + self.SECTION_MAX))]
         ctx = {d: context.score(self.folded_text(d), self.avg_len) for d in dict.fromkeys(top + inside)}
         best = max(ctx.values(), default=0.0)
         return {d: v / best for d, v in ctx.items() if d in inside} if best > 0 else {}
@@ -481,9 +482,17 @@ class Retriever:
     CHAPTER_MAX = 400       # … and a chapter (a 篇, a 犍度): searched within, its opening taken first
 
     def places(self, anchors) -> list[Place]:
-        """Passages of a topic's anchors (skeleton lines) in retrieval order."""
+        """Passages of a topic's anchors (skeleton lines) in retrieval order.  A rule's story
+        (the 四分律 passages before its statement) is no place of its own: the rule's place opens
+        there, its statement still first."""
         out = []
+        stories = {}
         for a in anchors:
+            if a.role == "story" and (hit := self.doc_at_line(a.line)) is not None:
+                stories[a.work] = hit[0]
+        for a in anchors:
+            if a.role == "story":
+                continue
             hit = self.doc_at_line(a.line)
             if hit is None:
                 continue
@@ -495,7 +504,9 @@ class Retriever:
                 if nxt is not None and doc < nxt[0] <= doc + span:
                     end = nxt[0] + (1 if nxt[1] > 0 else 0)
             if self._in_layer(doc, a.layer):
-                out.append(Place(a.layer, a.work, doc, max(end, doc + 1), off))
+                story = stories.get(a.work, doc) if a.role == "rule" else doc
+                start = story if doc - self.SECTION_MAX <= story < doc else doc
+                out.append(Place(a.layer, a.work, doc, max(end, doc + 1), off, start))
         return out
 
     def material_at(self, coord: str, n: int = 1, source: str = "clue") -> Material:
@@ -686,6 +697,11 @@ class Place:
     doc: int
     end: int
     offset: int
+    start: int = -1         # where the section opens when before its anchor (a rule's story); -1: at doc
+
+    def __post_init__(self):
+        if self.start < 0:
+            self.start = self.doc
 
 
 SYNONYM_SHARE = 0.3     # what a second word for the same idea adds to a passage's score

@@ -358,6 +358,20 @@ def align_rules(rule_texts: list[str], stream: Stream, start: int, end: int,
     return [None if p is None else (start + where[p[0]], p[1]) for p in picks]
 
 
+_LAST_EXEMPT = "最初未制戒"      # every rule of 四分律 closes: 「不犯者，最初未制戒，癡狂、心亂、痛惱所纏。」
+
+
+def _story_opening(text: str, previous: int, statement: int) -> int | None:
+    """Where a rule's own section opens in 四分律: the line after the previous rule's closing
+    「不犯者，最初未制戒……」.  The story before the statement (學家羯磨 before 受學家食戒,
+    須提那 before the first 波羅夷) belongs to the rule, not to the rule before it."""
+    k = text.find(_LAST_EXEMPT, previous, statement)
+    if k < 0:
+        return None
+    line_end = text.find("\n", k, statement)
+    return line_end + 1 if 0 <= line_end < statement - 1 else None
+
+
 def formula_bigrams(rule_texts: list[str], fold: Callable[[str], str], share: float = 0.2) -> frozenset[str]:
     """Bigrams found in at least ``share`` of a class's rules: its formula (若比丘, 波逸提), which
     every statement of every rule of the class holds and so tells nothing of which rule it is."""
@@ -641,6 +655,10 @@ class Builder:
             ex = s.find("不犯者", off, nxt)
             if ex >= 0:
                 self.anchor(t, "T1428", "exempt", ex)
+            if k:
+                story = _story_opening(s.text, placed[k - 1][1], off)
+                if story is not None:
+                    self.anchor(t, "T1428", "story", story)
         for cls in {t.cls for t in topics}:
             first = next((off for t, off in placed if t.cls == cls), None)
             if first is not None:
@@ -962,7 +980,8 @@ class Builder:
 
     # ends ----------------------------------------------------------------------------------
     def close_sections(self) -> None:
-        """Each anchor's treatment runs to the next anchor of the same kind in the same work."""
+        """Each anchor's treatment runs to the next anchor of the same kind in the same work (a
+        rule's 四分律 statement to the next rule's story, the story to its own statement)."""
         groups: dict[tuple, list[Anchor]] = collections.defaultdict(list)
         for t in self.topics.values():
             kind = "class" if t.cls == "class" else ("chapter" if t.cls in ("khandhaka", "pian") else "item")
