@@ -109,16 +109,18 @@ class Matches:
         if not self.main or self.main[0].score < GUESS_FLOOR:
             return []             # not even a guess: 「这样做行不行」 is about nothing in particular
         top = max(m.score for m in self.ranked)
-        out: list[TopicMatch] = []
-        for m in self.main:        # each part's topic, when it stands on real evidence
-            if (not out or m.score >= SURE / 3) and m.topic.id not in {x.topic.id for x in out}:
-                out.append(m)
-        for m in self.ranked:      # a close runner-up (two precepts the question touches alike)
+        out: list[TopicMatch] = [self.main[0]]
+        # then each other part's topic when it stands on real evidence, and a close runner-up (two
+        # precepts the question touches alike), the stronger first: a side part's weak topic
+        # (「律里怎么判断交情够好」 → 擊攊他戒 3.4) does not push out a runner-up (大盜戒 9.6)
+        others = [m for m in self.main[1:] if m.score >= SURE / 3]
+        others += [m for m in self.ranked if m.score >= RUNNER_UP * top]
+        for m in sorted(others, key=lambda m: -m.score):
             if len(out) >= limit:
                 break
-            if m.topic.id not in {x.topic.id for x in out} and m.score >= RUNNER_UP * top:
+            if m.topic.id not in {x.topic.id for x in out}:
                 out.append(m)
-        return out[:limit]
+        return out
 
 
 # -- the question ---------------------------------------------------------------------
