@@ -51,6 +51,7 @@ STORY_WEIGHT = 0.6    # evidence in a part that only tells the story around the 
 SURE = 6.0            # a top score (about: question characters explained) at which a topic is clear
 GUESS_FLOOR = 2.0     # below this the best topic is not offered as the question's topic at all
 RUNNER_UP = 0.75     # a second topic is chosen when it scores this close to the first
+ASKED_PART = 2.0     # … and a part's own topic, when the part asks, weighs this much more than a runner-up
 MARGIN = 1.25         # … and ahead of the next unrelated topic by this factor
 
 
@@ -111,11 +112,14 @@ class Matches:
         top = max(m.score for m in self.ranked)
         out: list[TopicMatch] = [self.main[0]]
         # then each other part's topic when it stands on real evidence, and a close runner-up (two
-        # precepts the question touches alike), the stronger first: a side part's weak topic
-        # (「律里怎么判断交情够好」 → 擊攊他戒 3.4) does not push out a runner-up (大盜戒 9.6)
-        others = [m for m in self.main[1:] if m.score >= SURE / 3]
-        others += [m for m in self.ranked if m.score >= RUNNER_UP * top]
-        for m in sorted(others, key=lambda m: -m.score):
+        # precepts the question touches alike), the stronger first — a part that asks counting
+        # double, so each question of a long post keeps its topic, while a side part's weak topic
+        # (「律里怎么判断交情够好」 → 擊攊他戒 3.4) no longer pushes out a runner-up (大盜戒 9.6)
+        parts = self.analysis.parts
+        others = [(m.score * (ASKED_PART if parts[m.part].asks else 1.0), m)
+                  for m in self.main[1:] if m.score >= SURE / 3]
+        others += [(m.score, m) for m in self.ranked if m.score >= RUNNER_UP * top]
+        for _, m in sorted(others, key=lambda x: -x[0]):
             if len(out) >= limit:
                 break
             if m.topic.id not in {x.topic.id for x in out}:
