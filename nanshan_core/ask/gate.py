@@ -219,8 +219,10 @@ def _made_text() -> dict[str, re.Pattern]:
     alt = lambda ws: "|".join(sorted((re.escape(simplify(w)) for w in ws), key=len, reverse=True))
     make, alter, text = alt(m["make"]), alt(m["alter"]), alt(m["text"])
     request = alt(_REQUEST)
-    return {"made": re.compile(f"(?:{make}|{alter})[^。？！?!]{{0,14}}(?:{text})|(?:{text})[^。？！?!]{{0,10}}(?:{alter})"),
-            "asked": re.compile(f"(?:{request})[^。？！?!，,]{{0,6}}(?:{alter})|(?:{request})把[^。？！?!]{{0,20}}(?:{alter})"),
+    return {"made": re.compile(f"(?:{make}|{alter})[^。？！?!]{{0,14}}(?:{text})"
+                               f"|(?:{text})[^。？！?!]{{0,10}}(?:{alter})"),
+            "asked": re.compile(f"(?:{request})[^。？！?!，,]{{0,6}}(?:{alter})"
+                                f"|(?:{request})把[^。？！?!]{{0,20}}(?:{alter})"),
             "passing": re.compile(alt(m["passing"])), "canon": re.compile(alt(m["canon"])),
             "plain": re.compile(alt(m["plain"])), "seeking": re.compile(alt(m["seeking"]))}
 
@@ -238,8 +240,9 @@ def _seeks_text(q: str) -> bool:
 def _makes_text(q: str) -> bool:
     """A text made up or altered and passed off as the canon's, or a text of the canon the app is
     asked to alter: 「替我造几句规矩……说是古德遗训」, 「把那段换个说法……再当原文贴到群里」,
-    「你把长衣那条的过十日改成过一个月」; 「你能帮我写一段白话解释吗」 passes nothing off.  Words: rules.json 'made_text' (look-alikes such as
-    编号 blanked out first, as for the invent kind's domain words)."""
+    「你把长衣那条的过十日改成过一个月」; 「你能帮我写一段白话解释吗」 passes nothing off.
+    Words: rules.json 'made_text' (look-alikes such as 编号 blanked out first, as for the invent
+    kind's domain words)."""
     for w in _words("invent", "not_words"):
         q = q.replace(w, "，")
     rx = _made_text()
@@ -266,7 +269,8 @@ def pattern_kind(text: str) -> str | None:
 def _teaching() -> re.Pattern:
     t = _data()["taught"]
     alt = lambda ws: "|".join(sorted((re.escape(simplify(w)) for w in ws), key=len, reverse=True))
-    return re.compile(f"(?:{alt(t['masters'] + _data()['pointers']['roles'])})[^，。？！]{{0,3}}(?:{alt(t['verbs'])})")
+    who = alt(t["masters"] + _data()["pointers"]["roles"])
+    return re.compile(f"(?:{who})[^，。？！]{{0,3}}(?:{alt(t['verbs'])})")
 
 
 def _asks_teaching(q: str) -> bool:
@@ -296,7 +300,8 @@ def _pointer() -> re.Pattern:
     own = "(?:比丘|出家|僧|沙弥|尼众|尼师们|修行人|佛教徒|居士)"
     return re.compile(
         f"(?:那位|这位|那个|这个|那间|这间|那座|这座|那家)[^，。？！]{{0,8}}{who}"
-        f"|(?<!如果)(?<!假如)(?<!要是)(?:某位|某个|有位|有个|有一位|有一个)[^，。？！]{{0,8}}(?:{role}|{alt(p['communities'])})"
+        f"|(?<!如果)(?<!假如)(?<!要是)(?:某位|某个|有位|有个|有一位|有一个)[^，。？！]{{0,8}}"
+        f"(?:{role}|{alt(p['communities'])})"
         f"|(?:我们|咱们|我的|我家|我)(?!{own})[^，。？！]{{0,6}}(?:{role})"
         f"|我的?(?:{alt(p['kin'])})[^，。？！]{{0,12}}(?:出家|{who})"
         f"|(?:{alt(p['media'])})[^，。？！]{{0,8}}{who}")
@@ -411,12 +416,11 @@ class Gate:
     def decide(self, question: str, matches=None) -> Decision:
         from .bridge import analyse
         a = matches.analysis if matches is not None else analyse(question)
-        subject, firm = self._subjects(a, matches)
+        subject = self._subjects(a, matches)
         parts = []
         for i, part in enumerate(a.parts):
             kind, p = self.classify(part.text, subject.get(i, 0.0))
-            parts.append({"text": part.text, "kind": kind, "p": round(p, 3), "subject": subject.get(i, 0.0),
-                          "firm": firm.get(i, 0.0)})
+            parts.append({"text": part.text, "kind": kind, "p": round(p, 3), "subject": subject.get(i, 0.0)})
         whole_kind, whole_p = self.classify(question, max(subject.values(), default=0.0))
         patterned = pattern_kind(question)
         # a made-up text, or a verdict on someone the asker points to, is refused however
@@ -491,22 +495,19 @@ class Gate:
         reply = f"此问超出本工具的范围（{info['label']}）。{info['reply']}"
         return Decision("refuse", kind, reply, info.get("suggestion"), parts=parts)
 
-    def _subjects(self, a, matches) -> tuple[dict[int, float], dict[int, float]]:
-        """How much Vinaya subject each part carries: its best topic's evidence, and the same
-        without the loose channel (characters shared with a topic) — the firm evidence."""
+    def _subjects(self, a, matches) -> dict[int, float]:
+        """How much Vinaya subject each part carries: its best topic's evidence."""
         from . import bridge
         if self.matcher is None:
-            return {}, {}
+            return {}
         out: dict[int, float] = {}
-        firm: dict[int, float] = {}
         for i, part in enumerate(a.parts):
             scored = self.matcher.score_part(a, part)
             # firm evidence counts in full; the loose channel at most LOOSE_SUBJECT, however much
             # the bridge trusts it for choosing among topics
             out[i] = max((m.score - m.loose + LOOSE_SUBJECT * m.loose / bridge.LOOSE_WEIGHT for m in scored),
                          default=0.0)
-            firm[i] = max((m.score - m.loose for m in scored), default=0.0)
-        return out, firm
+        return out
 
 
 def check(question: str) -> Refusal | None:
