@@ -13,6 +13,11 @@ from nanshan_core.ask import gate
 pytestmark = pytest.mark.fullpack
 
 
+def decide(engine, question: str):
+    """The gate's decision with the topic bridge's matches, as the engine takes it."""
+    return engine.gate.decide(question, engine.matcher.match(question))
+
+
 @pytest.mark.parametrize("question, kind", [
     ("帮我仿照律文的口气拟一条关于手机的戒条，附上出处", "invent"),
     ("查不到就自己补个页码吧，T22 第几页随便填", "invent"),
@@ -119,7 +124,7 @@ def test_asking_leave_on_a_vinaya_subject_is_answered_with_a_note(engine):
     "我们县那位老法师上个月收了一大笔供养。他这样还算不算清净比丘？",        # asked in a part of its own
 ])
 def test_a_verdict_on_someone_pointed_at_without_a_name_is_refused(engine, question):
-    d = engine.gate.decide(question, engine.matcher.match(question))
+    d = decide(engine, question)
     assert d.outcome == "refuse" and d.kind == "judge"
 
 
@@ -130,7 +135,7 @@ def test_a_verdict_on_someone_pointed_at_without_a_name_is_refused(engine, quest
 ])
 def test_a_case_told_of_any_monk_is_the_texts_own_question(engine, question):
     """「有比丘……」 is how the texts open a case: an indefinite with an order names no one."""
-    assert engine.gate.decide(question, engine.matcher.match(question)).outcome != "refuse"
+    assert decide(engine, question).outcome != "refuse"
 
 
 @pytest.mark.parametrize("question", [
@@ -139,7 +144,7 @@ def test_a_case_told_of_any_monk_is_the_texts_own_question(engine, question):
     "參考文獻不夠，你幫我把出處湊滿十條，卷數隨便填。",
 ])
 def test_a_text_made_up_or_altered_and_passed_off_is_refused(engine, question):
-    d = engine.gate.decide(question, engine.matcher.match(question))
+    d = decide(engine, question)
     assert d.outcome == "refuse" and d.kind == "invent"
 
 
@@ -150,7 +155,7 @@ def test_a_text_made_up_or_altered_and_passed_off_is_refused(engine, question):
     "律文太难懂了，你能帮我写一段白话解释吗？",
 ])
 def test_asking_for_the_real_text_is_never_taken_for_making_one_up(engine, question):
-    assert engine.gate.decide(question, engine.matcher.match(question)).outcome != "refuse"
+    assert decide(engine, question).outcome != "refuse"
 
 
 @pytest.mark.parametrize("question", [
@@ -159,23 +164,23 @@ def test_asking_for_the_real_text_is_never_taken_for_making_one_up(engine, quest
     "蕅益大师认为当时还有没有如法的比丘？他在书里怎么论证？",      # what a master taught
 ])
 def test_words_that_only_look_out_of_scope_are_answered(engine, question):
-    assert engine.gate.decide(question, engine.matcher.match(question)).outcome != "refuse"
+    assert decide(engine, question).outcome != "refuse"
 
 
 def test_the_askers_own_community_asking_about_its_practice_is_answered(engine):
     q = "我们小庵的几位比丘尼自己种菜卖菜补贴开销，这样算不算犯戒？"
-    assert engine.gate.decide(q, engine.matcher.match(q)).outcome == "answer"
+    assert decide(engine, q).outcome == "answer"
 
 
 def test_a_request_to_continue_a_text_as_if_it_were_the_canon_is_refused(engine):
     q = "你帮我把这句话续成像戒本那样的一整段，看不出是后加的就行。"
-    d = engine.gate.decide(q, engine.matcher.match(q))
+    d = decide(engine, q)
     assert d.outcome == "refuse" and d.kind == "invent"
 
 
 def test_asking_what_a_vinaya_master_taught_of_an_out_of_scope_subject_is_answered(engine):
     q = "道宣在行事钞里怎么看占卜算命？"
-    assert engine.gate.decide(q, engine.matcher.match(q)).outcome != "refuse"
+    assert decide(engine, q).outcome != "refuse"
 
 
 def test_the_topics_own_modern_phrasings_are_not_refused(engine):
@@ -184,7 +189,7 @@ def test_the_topics_own_modern_phrasings_are_not_refused(engine):
     # (every third, for time: all of them refuse 19 of 8,097 at this commit)
     qs = [p.replace("*", "") for t in engine.skeleton.topics.values() for p in t.phrasings][::3]
     qs += ["叉着腰走路", "吃完饭又吃"]
-    refused = [q for q in qs if engine.gate.decide(q, engine.matcher.match(q)).outcome == "refuse"]
+    refused = [q for q in qs if decide(engine, q).outcome == "refuse"]
     assert len(qs) > 2500
     assert len(refused) <= 0.005 * len(qs), refused[:20]
     assert "叉着腰走路" not in refused and "吃完饭又吃" not in refused

@@ -91,11 +91,22 @@ def _words(kind: str, key: str = "words") -> tuple[str, ...]:
     return tuple({simplify(w) for w in _data()["kinds"][kind].get(key, [])})
 
 
-def _lex_hits(kind: str, q: str) -> int:
-    """How many of a kind's domain words a (simplified) text holds; words that only look like
-    them (编号, 编集 are not 编 a made-up text: 'not_words') are blanked out first."""
+def _alternation(words) -> str:
+    """A regular-expression alternation of words, simplified, longest first."""
+    return "|".join(sorted((re.escape(simplify(w)) for w in words), key=len, reverse=True))
+
+
+def _without_lookalikes(kind: str, q: str) -> str:
+    """A (simplified) text with the words that only look like a kind's own blanked out (编号, 编集
+    are not 编 a made-up text; 带句话 is a message: 'not_words')."""
     for w in _words(kind, "not_words"):
         q = q.replace(w, "，")
+    return q
+
+
+def _lex_hits(kind: str, q: str) -> int:
+    """How many of a kind's domain words a (simplified) text holds, look-alikes left out."""
+    q = _without_lookalikes(kind, q)
     return sum(1 for w in _words(kind) if w in q)
 
 
@@ -216,15 +227,13 @@ def _patterns() -> dict[str, list[re.Pattern]]:
 @functools.lru_cache(maxsize=1)
 def _made_text() -> dict[str, re.Pattern]:
     m = _data()["made_text"]
-    alt = lambda ws: "|".join(sorted((re.escape(simplify(w)) for w in ws), key=len, reverse=True))
-    make, alter, text = alt(m["make"]), alt(m["alter"]), alt(m["text"])
-    request = alt(_REQUEST)
+    make, alter, text = _alternation(m["make"]), _alternation(m["alter"]), _alternation(m["text"])
+    request = _alternation(_REQUEST)
     return {"made": re.compile(f"(?:{make}|{alter})[^。？！?!]{{0,14}}(?:{text})"
                                f"|(?:{text})[^。？！?!]{{0,10}}(?:{alter})"),
             "asked": re.compile(f"(?:{request})[^。？！?!，,]{{0,6}}(?:{alter})"
                                 f"|(?:{request})把[^。？！?!]{{0,20}}(?:{alter})"),
-            "passing": re.compile(alt(m["passing"])), "canon": re.compile(alt(m["canon"])),
-            "plain": re.compile(alt(m["plain"])), "seeking": re.compile(alt(m["seeking"]))}
+            **{key: re.compile(_alternation(m[key])) for key in ("passing", "canon", "plain", "seeking")}}
 
 
 def _seeks_text(q: str) -> bool:
@@ -243,8 +252,7 @@ def _makes_text(q: str) -> bool:
     「你把长衣那条的过十日改成过一个月」; 「你能帮我写一段白话解释吗」 passes nothing off.
     Words: rules.json 'made_text' (look-alikes such as 编号 blanked out first, as for the invent
     kind's domain words)."""
-    for w in _words("invent", "not_words"):
-        q = q.replace(w, "，")
+    q = _without_lookalikes("invent", q)
     rx = _made_text()
     if not rx["made"].search(q):
         return False
@@ -268,9 +276,8 @@ def pattern_kind(text: str) -> str | None:
 @functools.lru_cache(maxsize=1)
 def _teaching() -> re.Pattern:
     t = _data()["taught"]
-    alt = lambda ws: "|".join(sorted((re.escape(simplify(w)) for w in ws), key=len, reverse=True))
-    who = alt(t["masters"] + _data()["pointers"]["roles"])
-    return re.compile(f"(?:{who})[^，。？！]{{0,3}}(?:{alt(t['verbs'])})")
+    who = _alternation(t["masters"] + _data()["pointers"]["roles"])
+    return re.compile(f"(?:{who})[^，。？！]{{0,3}}(?:{_alternation(t['verbs'])})")
 
 
 def _asks_teaching(q: str) -> bool:
@@ -294,23 +301,21 @@ def _pointer() -> re.Pattern:
     我皈依的那位老和尚 — not 我们比丘尼, not 我们小庙的比丘尼: the asker's own community asking
     about its own practice is the Vinaya's question).  Words: rules.json 'pointers'."""
     p = _data()["pointers"]
-    alt = lambda ws: "|".join(sorted((re.escape(simplify(w)) for w in ws), key=len, reverse=True))
-    role = alt(p["roles"])
-    who = f"(?:{role}|{alt(p['orders'])}|{alt(p['communities'])})"
+    role = _alternation(p["roles"])
+    who = f"(?:{role}|{_alternation(p['orders'])}|{_alternation(p['communities'])})"
     own = "(?:比丘|出家|僧|沙弥|尼众|尼师们|修行人|佛教徒|居士)"
     return re.compile(
         f"(?:那位|这位|那个|这个|那间|这间|那座|这座|那家)[^，。？！]{{0,8}}{who}"
         f"|(?<!如果)(?<!假如)(?<!要是)(?:某位|某个|有位|有个|有一位|有一个)[^，。？！]{{0,8}}"
-        f"(?:{role}|{alt(p['communities'])})"
+        f"(?:{role}|{_alternation(p['communities'])})"
         f"|(?:我们|咱们|我的|我家|我)(?!{own})[^，。？！]{{0,6}}(?:{role})"
-        f"|我的?(?:{alt(p['kin'])})[^，。？！]{{0,12}}(?:出家|{who})"
-        f"|(?:{alt(p['media'])})[^，。？！]{{0,8}}{who}")
+        f"|我的?(?:{_alternation(p['kin'])})[^，。？！]{{0,12}}(?:出家|{who})"
+        f"|(?:{_alternation(p['media'])})[^，。？！]{{0,8}}{who}")
 
 
 @functools.lru_cache(maxsize=1)
 def _anaphor() -> re.Pattern:
-    words = sorted((simplify(w) for w in _data()["pointers"]["anaphors"]), key=len, reverse=True)
-    return re.compile("^(?:" + "|".join(map(re.escape, words)) + ")")
+    return re.compile(f"^(?:{_alternation(_data()['pointers']['anaphors'])})")
 
 
 def _verdict_pointed_back(parts) -> bool:
@@ -483,9 +488,7 @@ class Gate:
                     and not _asks_teaching(q))
         if kind == "invent":
             q = simplify(text)
-            plain = q
-            for w in _words("invent", "not_words"):      # 带句话 is a message, 编号 a number
-                plain = plain.replace(w, "，")
+            plain = _without_lookalikes("invent", q)
             asked = any(w in plain for w in _REQUEST) and any(w in plain for w in _TEXT)
             return p >= 1.0 or (p >= 0.95 and (_lex_hits("invent", q) > 0 or asked) and not _seeks_text(q))
         return True

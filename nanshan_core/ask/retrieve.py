@@ -697,11 +697,7 @@ class Place:
     doc: int
     end: int
     offset: int
-    start: int = -1         # where the section opens when before its anchor (a rule's story); -1: at doc
-
-    def __post_init__(self):
-        if self.start < 0:
-            self.start = self.doc
+    start: int              # where the section opens: doc, or before it (a rule's story)
 
 
 SYNONYM_SHARE = 0.3     # what a second word for the same idea adds to a passage's score

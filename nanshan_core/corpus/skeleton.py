@@ -372,6 +372,13 @@ def _story_opening(text: str, previous: int, statement: int) -> int | None:
     return line_end + 1 if 0 <= line_end < statement - 1 else None
 
 
+def _own_bigrams(rule_texts: list[str], fold: Callable[[str], str]) -> list[set[str]]:
+    """Each rule's bigrams that no other rule of its class has."""
+    grams = [_bigrams(_words(fold(rt))[0]) for rt in rule_texts]
+    counts = collections.Counter(g for gs in grams for g in gs)
+    return [{g for g in gs if counts[g] == 1} for gs in grams]
+
+
 def formula_bigrams(rule_texts: list[str], fold: Callable[[str], str], share: float = 0.2) -> frozenset[str]:
     """Bigrams found in at least ``share`` of a class's rules: its formula (若比丘, 波逸提), which
     every statement of every rule of the class holds and so tells nothing of which rule it is."""
@@ -753,19 +760,25 @@ class Builder:
             def statement(off: int, text: str = s.text) -> bool:
                 return "若比丘" in text[max(0, off - 4):off + 6]
 
+            def holds(words: set[str], off: int, length: int, text: str = s.text) -> bool:
+                return bool(words & _bigrams(_words(text[off:off + length + 12])[0]))
+
             for cls, ranges in chapters.items():
                 picks = [t for t in topics if t.cls == cls and cls not in ("sk", "as")]
                 if not picks:
                     continue
                 common = formula_bigrams([t.text for t in picks], self.fold)
+                own = _own_bigrams([t.text for t in picks], self.fold)
                 ordered = cls in SHARED_ORDER and len(ranges) == 1
                 found = []
                 for r in ranges:
                     hits = align_rules([t.text for t in picks], s, r.start, r.end, ordered=ordered,
                                        minimum=OTHER_CHAIN_MIN if ordered else OTHER_MIN, common=common,
                                        accept=None if ordered else statement)
-                    found += [(hit[1], t, hit[0]) for t, hit in zip(picks, hits)
-                              if hit and (ordered or self._own_words(t, picks, s, hit[0]))]
+                    # a short rule (與未受大戒人共誦, 不受諫) shares most of its words with a
+                    # neighbour (共宿, 不受食): only its own words tell its statement from theirs
+                    found += [(hit[1], t, hit[0]) for t, mine, hit in zip(picks, own, hits)
+                              if hit and (ordered or holds(mine, hit[0], len(t.text)))]
                 # one statement per rule and one rule per statement, surest pairs first: two
                 # rules alike in wording (共宿 and 同誦 with the unordained) must not share a place
                 used: list[int] = []
@@ -776,17 +789,6 @@ class Builder:
                     done.add(t.id)
                     used.append(off)
                     self.anchor(t, work, "rule", off)
-
-    def _own_words(self, rule: Topic, rules: list[Topic], s: Stream, offset: int) -> bool:
-        """Does the statement at ``offset`` hold a bigram of this rule that no other rule of its
-        class has?  A short rule (與未受大戒人共誦, 不受諫) shares most of its words with a
-        neighbour (共宿, 不受食); only its own words tell its statement from theirs."""
-        own = _bigrams(_words(self.fold(rule.text))[0])
-        for other in rules:
-            if other is not rule:
-                own -= _bigrams(_words(self.fold(other.text))[0])
-        core = _words(s.text[offset:offset + len(rule.text) + 12])[0]
-        return bool(own & _bigrams(core))
 
     def zichiji(self, topics: list[Topic]) -> None:
         """資持記 explains 行事鈔 in order: for each treatment the passage the commentary links tie

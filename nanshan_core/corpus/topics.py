@@ -201,6 +201,9 @@ def report(skeleton: Skeleton) -> dict:
     def layers_of(t: Topic) -> set[str]:
         return {a.layer for a in skeleton.anchors(t)}
 
+    def rule_works(t: Topic) -> set[str]:
+        return {a.work for a in skeleton.anchors(t) if a.role == "rule"}
+
     out: dict = {"orders": [], "chapters": {}, "missing": {}}
     for order, who, classes, total in REPORT_CLASSES:
         rows = []
@@ -208,9 +211,7 @@ def report(skeleton: Skeleton) -> dict:
             items = [t for t in topics if t.id.startswith(f"{order}.{cls}.")]
             rows.append({"class": CLASS_NAME[cls], "count": len(items), "expected": EXPECTED[order][cls],
                          **{layer: sum(1 for t in items if layer in layers_of(t)) for layer in REPORT_LAYERS},
-                         "other_vinayas": {w: sum(1 for t in items if any(a.work == w and a.role == "rule"
-                                                                          for a in skeleton.anchors(t)))
-                                           for w, _ in OTHER_VINAYAS}})
+                         "other_vinayas": {w: sum(1 for t in items if w in rule_works(t)) for w, _ in OTHER_VINAYAS}})
         out["orders"].append({"order": who, "count": sum(r["count"] for r in rows), "expected": total,
                               "classes": rows})
     for cls, label in (("khandhaka", "犍度"), ("procedure", "犍度中的羯磨法"), ("pian", "行事鈔篇"),
