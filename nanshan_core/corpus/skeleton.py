@@ -334,9 +334,10 @@ def align_rules(rule_texts: list[str], stream: Stream, start: int, end: int,
             candidates.append([])
             continue
         # the rarest bigrams the passage range holds (one absent from it casts no vote: in another
-        # translation most of the 戒本's rarest bigrams are absent)
+        # translation most of the 戒本's rarest bigrams are absent); ties in the rule's own order,
+        # so that a pack built twice is the same pack (a set's order changes with the hash seed)
         rare = sorted({g for g in grams if g in grams_at},
-                      key=lambda g: len(grams_at[g]))[:8]
+                      key=lambda g: (len(grams_at[g]), core.find(g)))[:8]
         votes: collections.Counter = collections.Counter()
         for g in rare:
             k = core.find(g)
