@@ -211,3 +211,20 @@ def test_an_opener_inside_a_clause_does_not_split_the_question():
     assert len(a.parts) == 1
     b = bridge.analyse("比丘可以捉钱吗？另外过了中午能喝果汁吗？")
     assert len(b.parts) == 2
+
+
+def test_a_procedures_name_is_not_cut_into_everyday_speech(engine):
+    # 別人說戒 (the recitation by one monk) is a compound: cut like a precept's name (非時食戒 →
+    # 非時食) it became 别人说, "someone said", and 「听别人说……」 asked about the recitation
+    names = {n for tg in engine.matcher.targets if tg.topic.id == "k.02.few_monks" for n in tg.names}
+    assert "对首说戒" in names and "别人说" not in names
+    assert "非时食" in next(tg.names for tg in engine.matcher.targets if tg.topic.id == "m.pc.37")
+    m, ids = top(engine, "我听别人说，寺里的师父们布萨的时候有人犯了戒还没忏悔，这样能一起诵戒吗？")
+    assert "k.02.few_monks" not in ids and "p.10.individual" not in ids, ids
+
+
+def test_a_phrasing_met_in_other_words_finds_its_procedure(engine):
+    # nobody wrote 「请大家指出自己的过失」; the phrasing 「請大家指出我的過失怎麼說」 is most of it
+    m, ids = top(engine, "三个月住完以后要请大家指出自己的过失，要怎么开口？")
+    assert ids and ids[0].startswith("k.04"), ids
+    assert any(e.startswith("~") for x in m.chosen() for e in x.evidence)

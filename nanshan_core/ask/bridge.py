@@ -34,7 +34,6 @@ from ..text import FUNCTION_CHARS, is_content_bigram, is_word_char
 NAME_WEIGHT = 3.0
 KEYWORD_WEIGHT = 1.5
 PHRASING_WEIGHT = 1.6
-WORDMAP_WEIGHT = 0.8
 FUZZY_WEIGHT = 0.8
 FUZZY_COVER = 0.5     # share of a phrasing's bigrams a question must hold to meet it in other words
 LOOSE_WEIGHT = 8.0    # the best topic of the loose (BM25) channel counts as this many characters …
@@ -45,12 +44,13 @@ GLOSSARY_SURE = 4.0    # … counts in full from this entry score (about: questi
 GLOSSARY_ENTRIES = 3   # the entries and terms of each that may name a topic
 GLOSSARY_TERMS = 3
 GENERAL = {"class", "khandhaka", "pian", "chapter"}
+PROCEDURES = GENERAL | {"procedure", "section"}   # topics that are not one precept
 NOT_NUN_WEIGHT = 0.4  # a rule only nuns have, when the question does not speak of nuns
 GENERAL_WEIGHT = 0.6  # a chapter or class as a whole, against one of its rules or procedures
 STORY_WEIGHT = 0.6    # evidence in a part that only tells the story around the question
 SURE = 6.0            # a top score (about: question characters explained) at which a topic is clear
 GUESS_FLOOR = 2.0     # below this the best topic is not offered as the question's topic at all
-RUNNER_UP = 0.75     # a second topic is chosen when it scores this close to the first
+RUNNER_UP = 0.5      # a second topic is chosen when it scores this close to the first
 ASKED_PART = 2.0     # … and a part's own topic, when the part asks, weighs this much more than a runner-up
 MARGIN = 1.25         # … and ahead of the next unrelated topic by this factor
 
@@ -122,6 +122,8 @@ class Matches:
         for _, m in sorted(others, key=lambda x: -x[0]):
             if len(out) >= limit:
                 break
+            if parts[m.part].nun and not parts[m.part].both and m.topic.is_rule and not m.topic.nun:
+                continue          # a monks' rule the nuns do not have (足食戒) answers no nun's question
             if m.topic.id not in {x.topic.id for x in out}:
                 out.append(m)
         return out
@@ -275,9 +277,11 @@ class _Target:
     spoken: list[set[str]]                # content bigrams of each modern phrasing
 
 
-def _cores(name: str) -> list[str]:
-    """A rule's name and the forms a reader types of it: 非時食戒 → 非時食; 大婬戒 → 婬戒, 婬."""
-    base = re.sub(r"戒$", "", name)
+def _cores(name: str, precept: bool = True) -> list[str]:
+    """A rule's name and the forms a reader types of it: 非時食戒 → 非時食; 大婬戒 → 婬戒, 婬.
+    Only a precept's 戒 is the word "rule": in a procedure's name it belongs to a compound
+    (別人說戒, 受大戒, 沙彌十戒), and 別人說 or 受大 are everyday speech, not a name."""
+    base = re.sub(r"戒$", "", name) if precept else name
     out = [name] if base == name else []      # 「…受戒」 must not make every name ending in 受 a 受戒
     if base != name and len(base) >= 2:
         out = [name, base]
@@ -363,7 +367,7 @@ class Matcher:
             if t.same_as:
                 echoed.setdefault(t.same_as, []).extend(t.phrasings)
         for t in skeleton.matchable():
-            names = sorted({simplify(c) for n in t.names for c in _cores(n)}, key=lambda w: (-len(w), w))
+            names = sorted({simplify(c) for n in t.names for c in _cores(n, t.cls not in PROCEDURES)}, key=lambda w: (-len(w), w))
             keywords = [simplify(k) for k in t.keywords]
             phr = [(_pattern(p), simplify(p.replace("*", ""))) for p in t.phrasings + echoed.get(t.id, []) if p.strip()]
             # the words a modern word may meet through the word map: names and keywords, not the
@@ -385,6 +389,11 @@ class Matcher:
                 sdf[b] = sdf.get(b, 0) + 1
         self.spoken_idf = {b: math.log(1 + n / d) for b, d in sdf.items()}
         self.max_idf = math.log(1 + n)
+        self._spoken_at: dict[str, list[tuple[int, int]]] = {}
+        for tg in self.targets:
+            for j, bs in enumerate(tg.spoken):
+                for b in bs:
+                    self._spoken_at.setdefault(b, []).append((id(tg), j))
         self.index = TopicIndex(self.targets)
         self.nun_version = skeleton.nun_version
         self._order = {id(tg): k for k, tg in enumerate(self.targets)}
@@ -415,6 +424,14 @@ class Matcher:
                                   [b for _, b in qbi] + [b for w in classical for b in _bigrams(w)])
         loose_top = max(loose.values(), default=1.0)
         glossed, glossed_at = self._glossed(a, part)
+        # the fuzzy channel reads address words too (a phrasing may hold 大家, 师父 on purpose);
+        # only the characters outside them count as explained
+        free_bi = {q[i:i + 2]: i for i in range(part.start, part.end - 1)
+                   if is_word_char(q[i]) and is_word_char(q[i + 1]) and is_content_bigram(q[i:i + 2])}
+        fuzzy_hits: dict[int, set[int]] = {}
+        for b in free_bi:
+            for key, j in self._spoken_at.get(b, ()):
+                fuzzy_hits.setdefault(key, set()).add(j)
         out = []
         for tg in self.targets:
             score, evidence, covered = 0.0, [], set()
@@ -447,6 +464,12 @@ class Matcher:
                         score += PHRASING_WEIGHT * min(new, len(plain))
                         evidence.append(plain)
                     break
+            # a phrasing met in other words, on the bigrams the exact evidence left unexplained
+            left = {b: i for b, i in free_bi.items() if not {i, i + 1} <= covered} if covered else free_bi
+            fz, fz_b = self._fuzzy(tg, fuzzy_hits.get(id(tg)), left, a.masked)
+            if fz:
+                score += FUZZY_WEIGHT * fz
+                evidence.append("~" + "".join(sorted(fz_b)))
             # the glossary's entries the part meets name the topic, or their words stand in its sections
             gloss, note = 0.0, ""
             if not covered:
@@ -470,6 +493,28 @@ class Matcher:
                     factor *= GENERAL_WEIGHT
                 out.append(TopicMatch(tg.topic, score * factor, 0, evidence, lv * factor))
         return out
+
+    def _fuzzy(self, tg: _Target, phrasings, free_bi: dict[str, int], masked: set[int]) -> tuple[float, set[str]]:
+        """A phrasing met in other words (「请大家指出自己的过失」 ~ 「请大家指出我的过失怎么说」):
+        most of its content bigrams stand in the part; a bigram or two of everyday speech shared by
+        chance covers too little of any phrasing to count.  Worth the question characters the
+        shared bigrams cover, scaled by the share covered and by how specific the bigrams are."""
+        if not phrasings:
+            return 0.0, set()
+        best, best_b = 0.0, set()
+        for j in phrasings:
+            pb = tg.spoken[j]
+            shared = pb & free_bi.keys()
+            if len(shared) < 2 and len(pb) > 1:
+                continue
+            cover = len(shared) / len(pb)
+            if cover < FUZZY_COVER:
+                continue
+            chars = len({k for b in shared for k in (free_bi[b], free_bi[b] + 1)} - masked)
+            spec = sum(self.spoken_idf[b] for b in shared) / (len(shared) * self.max_idf)
+            if chars * cover * spec > best:
+                best, best_b = chars * cover * spec, shared
+        return best, best_b
 
     def _glossed(self, a: Analysis, part: Part) -> tuple[dict[str, float], dict[str, float]]:
         """The classical words of the glossary entries this part meets (framing and address
@@ -506,16 +551,6 @@ class Matcher:
     def _spoken_df(self, word: str) -> int:
         """How many topics' modern phrasings contain the word."""
         return sum(1 for tg in self.targets if any(word in plain for _, plain in tg.phrasings))
-
-    @staticmethod
-    def _in_doc(tg: _Target, w: str) -> float:
-        """How well a classical word meets a topic's own words: 1 for a name or keyword or its
-        bigrams, 0.5 for one character inside a name (钵 → 鉢 in 乞鉢戒)."""
-        if w in tg.doc:
-            return 1.0
-        if len(w) >= 2:
-            return 1.0 if all(b in tg.doc for b in _bigrams(w)) else 0.0
-        return 0.5 if any(w in n for n in tg.names + tg.keywords) else 0.0
 
     def match(self, question: str) -> Matches:
         a = analyse(question)
