@@ -191,3 +191,13 @@ def test_the_skeleton_is_the_same_whatever_the_hash_seed(full_pack, cbeta_dir):
         digests.add(out.stdout.strip())
     assert len(digests) == 1, digests
 
+
+
+def test_a_khandhaka_is_not_placed_at_a_pian_that_only_treats_one_of_its_rules(skel, full_pack):
+    # 隨戒釋相篇 explains 破僧違諫戒 among all the precepts: its procedure 提婆達多破僧 is found
+    # there, but the 篇's opening is no treatment of 破僧揵度 (it stood for every 破僧 question)
+    ks = skel.topics["k.15"]
+    assert not [a for a in skel.anchors(ks) if a.work in ("T1804", "T1805")]
+    dev = {a.work: full_pack.line_by_id(a.line) for a in skel.anchors(skel.topics["k.15.devadatta"])}
+    assert dev["T1804"].text.endswith("破僧違諫戒第"), dev["T1804"].coord       # 十 opens the next line
+    assert not [a for a in skel.anchors(skel.topics["k.15.eight_wrongs"]) if a.work == "T1804"]

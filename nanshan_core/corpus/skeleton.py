@@ -883,6 +883,12 @@ class Builder:
             for work, (a, _) in ranges.items():
                 if work != "T1428":
                     self._anchor_range_start(t, work, a)
+            # a 篇 that treats only one of the chapter's procedures among other things (隨戒釋相篇
+            # explains 破僧違諫戒 among all the precepts) is searched for that procedure but is no
+            # treatment of the chapter: its opening would stand for every 破僧 question
+            for work in ("T1804", "T1805"):
+                if work not in ranges:
+                    ranges.update(self._pian_ranges(info.get("find_in", []), work))
             for j, proc in enumerate(info.get("procedures", []), 1):
                 p = Topic(f"{t.id}.{proc['key']}", "procedure", j, parent=t.id)
                 for n in proc.get("names", []):
