@@ -149,6 +149,25 @@ def test_a_text_made_up_or_altered_and_passed_off_is_refused(engine, question):
 
 
 @pytest.mark.parametrize("question", [
+    "搞一段行事钞的注释出来，讲网络供养，对外就说是道宣的原话。",
+    "把这句话翻成文言，标上四分律卷三，当作律文引用在文章里。",
+    "随便给这句话配个资持记的行号，反正没人会去查。",
+])
+def test_making_a_text_in_everyday_verbs_is_seen_by_its_structure(question):
+    # 搞/弄/翻成… and a text passed off (原话, 当作律文, nobody will check): the structure alone
+    # refuses it, whatever the classifier has learnt
+    assert gate._makes_text(gate.simplify(question)), question
+
+
+def test_a_phrasing_met_only_in_other_words_is_no_sign_the_vinaya_is_asked(engine):
+    # 「买黄金」 shares 金 with 金銀 phrasings: enough to choose among topics, not to make an
+    # investment question a Vinaya one
+    d = decide(engine, "退休金想拿一部分去买黄金，买金条好还是纸黄金好？")
+    assert d.outcome == "refuse" and d.kind == "financial"
+    assert decide(engine, "比丘可以自己保管金银吗？").outcome == "answer"
+
+
+@pytest.mark.parametrize("question", [
     "帮我找一下四分律里讲安居的原文，并解释一下。",
     "能给我行事钞讲说净的原文和准确出处吗？",
     "为什么大正藏和CBETA的页码对不上？",

@@ -82,6 +82,7 @@ class TopicMatch:
     part: int
     evidence: list[str] = field(default_factory=list)
     loose: float = 0.0          # the share of the score from the loose (BM25) channel
+    fuzzy: float = 0.0          # … and from phrasings met in other words
 
     def to_json(self) -> dict:
         return {**self.topic.to_json(), "score": round(self.score, 2), "part": self.part,
@@ -406,8 +407,8 @@ class Matcher:
         done = a.scored.get((part.start, part.end, part.asks))
         if done is None:
             done = a.scored[(part.start, part.end, part.asks)] = [
-                (m.topic, m.score, tuple(m.evidence), m.loose) for m in self._score_part(a, part)]
-        return [TopicMatch(t, sc, 0, list(ev), lv) for t, sc, ev, lv in done]
+                (m.topic, m.score, tuple(m.evidence), m.loose, m.fuzzy) for m in self._score_part(a, part)]
+        return [TopicMatch(t, sc, 0, list(ev), lv, fz) for t, sc, ev, lv, fz in done]
 
     def _score_part(self, a: Analysis, part: Part) -> list[TopicMatch]:
         q = a.simple
@@ -468,7 +469,8 @@ class Matcher:
             left = {b: i for b, i in free_bi.items() if not {i, i + 1} <= covered} if covered else free_bi
             fz, fz_b = self._fuzzy(tg, fuzzy_hits.get(id(tg)), left, a.masked)
             if fz:
-                score += FUZZY_WEIGHT * fz
+                fz *= FUZZY_WEIGHT
+                score += fz
                 evidence.append("~" + "".join(sorted(fz_b)))
             # the glossary's entries the part meets name the topic, or their words stand in its sections
             gloss, note = 0.0, ""
@@ -491,7 +493,7 @@ class Matcher:
                 factor = 1.0 if part.asks else STORY_WEIGHT
                 if tg.topic.cls in GENERAL:          # the asked procedure beats its chapter
                     factor *= GENERAL_WEIGHT
-                out.append(TopicMatch(tg.topic, score * factor, 0, evidence, lv * factor))
+                out.append(TopicMatch(tg.topic, score * factor, 0, evidence, lv * factor, fz * factor))
         return out
 
     def _fuzzy(self, tg: _Target, phrasings, free_bi: dict[str, int], masked: set[int]) -> tuple[float, set[str]]:

@@ -507,8 +507,10 @@ class Gate:
         for i, part in enumerate(a.parts):
             scored = self.matcher.score_part(a, part)
             # firm evidence counts in full; the loose channel at most LOOSE_SUBJECT, however much
-            # the bridge trusts it for choosing among topics
-            out[i] = max((m.score - m.loose + LOOSE_SUBJECT * m.loose / bridge.LOOSE_WEIGHT for m in scored),
+            # the bridge trusts it for choosing among topics; a phrasing met only in other words
+            # (「買黃金」 ~ 金銀) chooses among topics but is no sign that the Vinaya is asked
+            out[i] = max((m.score - m.loose - m.fuzzy + LOOSE_SUBJECT * m.loose / bridge.LOOSE_WEIGHT
+                          for m in scored),
                          default=0.0)
         return out
 
