@@ -233,7 +233,9 @@ def _made_text() -> dict[str, re.Pattern]:
                                f"|(?:{text})[^。？！?!]{{0,10}}(?:{alter})"),
             "asked": re.compile(f"(?:{request})[^。？！?!，,]{{0,6}}(?:{alter})"
                                 f"|(?:{request})把[^。？！?!]{{0,20}}(?:{alter})"),
-            **{key: re.compile(_alternation(m[key])) for key in ("passing", "canon", "plain", "seeking")}}
+            "passing": re.compile(f"{_alternation(m['passing'])}"
+                                  f"|(?:{_alternation(m['passing_as'])})[^。？！?!]{{0,10}}(?:{_alternation(m['passing_what'])})"),
+            **{key: re.compile(_alternation(m[key])) for key in ("canon", "plain", "seeking")}}
 
 
 def _seeks_text(q: str) -> bool:
