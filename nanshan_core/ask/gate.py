@@ -228,9 +228,13 @@ def _patterns() -> dict[str, list[re.Pattern]]:
 def _made_text() -> dict[str, re.Pattern]:
     m = _data()["made_text"]
     make, alter, text = _alternation(m["make"]), _alternation(m["alter"]), _alternation(m["text"])
+    whole = _alternation([w for w in m["make"] if any(t in w for t in m["text"])])   # 补一句, 整一段
     request = _alternation(_REQUEST)
     return {"made": re.compile(f"(?:{make}|{alter})[^。？！?!]{{0,14}}(?:{text})"
-                               f"|(?:{text})[^。？！?!]{{0,10}}(?:{alter})"),
+                               f"|(?:{text})[^。？！?!]{{0,10}}(?:{alter})|{whole}"),
+            "passed_as": re.compile(f"(?:{_alternation(m['passing_as'])})[^。？！?!]{{0,10}}"
+                                    f"(?:{_alternation(m['passing_what'])})"),
+            "asked_any": re.compile(f"{request}|把"),
             "asked": re.compile(f"(?:{request})[^。？！?!，,]{{0,6}}(?:{alter})"
                                 f"|(?:{request})把[^。？！?!]{{0,20}}(?:{alter})"),
             "passing": re.compile(f"{_alternation(m['passing'])}"
@@ -256,6 +260,8 @@ def _makes_text(q: str) -> bool:
     kind's domain words)."""
     q = _without_lookalikes("invent", q)
     rx = _made_text()
+    if rx["passed_as"].search(q) and rx["asked_any"].search(q):
+        return True               # 「把我这段话……当作《行事钞》的原文贴出去」: the asker's own text
     if not rx["made"].search(q):
         return False
     if rx["passing"].search(q):
