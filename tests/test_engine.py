@@ -181,3 +181,16 @@ def test_an_answer_never_quotes_the_same_words_twice(engine):
     quotes = [line.split("：「", 1)[1].rsplit("」（材料", 1)[0]
               for line in res.answer.text.splitlines() if line.startswith("·")]
     assert quotes and len(quotes) == len(set(quotes)), quotes
+
+
+def test_no_text_is_shown_in_two_materials(engine):
+    # a material runs on into the next passage of its section; when that passage is a material of
+    # its own (毘尼母經's 擯出 and 訶責 passages, both found for this question), the first stops at
+    # its own end instead of showing the second's text twice in the 律本 pane
+    for q in ("什么情况下会被赶出僧团？", "出家人能不能碰钱？别人给的红包可以自己拿着吗？",
+              "寺里师父们之间闹矛盾吵起来了，按戒律应该怎么调解？"):
+        res = engine.ask(q)
+        for m in res.materials:
+            for other in res.materials:
+                if other.n != m.n and other.work == m.work:
+                    assert m.text[:40] not in other.text, (q, m.n, other.n, m.start_coord)

@@ -325,7 +325,8 @@ class Retriever:
             firsts = self._topic_picks(layer, topic_places, ranking, TOPIC_SLOTS if sure else UNSURE_SLOTS, fit)
             chosen[layer] = self._pick(layer, clue_docs, ranking, firsts)
         chosen[OTHER] = self.other_picks(scored)
-        materials = [self._material(doc, source, score, folded_terms, terms, anchor)
+        picked = {doc for layer in (*LAYERS, OTHER) for doc, _, _, _ in chosen[layer]}
+        materials = [self._material(doc, source, score, folded_terms, terms, anchor, picked)
                      for layer in (*LAYERS, OTHER) for doc, source, score, anchor in chosen[layer]]
         for i, m in enumerate(materials, 1):
             m.n = i
@@ -588,14 +589,14 @@ class Retriever:
         return boost
 
     def _material(self, doc: int, source: str, score: float, folded_terms: list[str], terms: list[str],
-                  anchor: int | None) -> Material:
+                  anchor: int | None, picked: set[int] = frozenset()) -> Material:
         c = self.chunks[doc]
         psg = self.pack.passage(c.id)
         start, end = self._window(psg, folded_terms, anchor)
         text = psg.text[start:end]
         lines = _slice_lines(psg.lines, start, end)
         breaks = [base - start for base, _, _ in psg.pieces if start < base < end]
-        if end == len(psg.text):
+        if end == len(psg.text) and doc + 1 not in picked:   # a picked next passage is its own material
             text, lines, breaks = self._run_on(doc, text, lines, breaks)
         ftext = self.pack.normalizer.fold(text)
         found = [t for t, f in zip(terms, folded_terms) if f and f in ftext]
