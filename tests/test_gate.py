@@ -122,6 +122,8 @@ def test_asking_leave_on_a_vinaya_subject_is_answered_with_a_note(engine):
     "我表哥在山里一个小庙出家，天天在朋友圈卖茶叶，他还算不算出家人？",      # a relative
     "视频里那个自称持午的法师，晚上还在吃火锅，他是不是假和尚？",            # a post
     "我们县那位老法师上个月收了一大笔供养。他这样还算不算清净比丘？",        # asked in a part of its own
+    "直播间里那个天天穿金戴银卖佛珠的和尚，是不是破戒了？",                  # a long description
+    "我们住持上次开示说自己开悟了，他这是真的开悟还是犯了大妄语？",          # a teaching only reported
 ])
 def test_a_verdict_on_someone_pointed_at_without_a_name_is_refused(engine, question):
     d = decide(engine, question)

@@ -275,7 +275,7 @@ def pattern_kind(text: str) -> str | None:
         return "invent"
     for kind, pats in _patterns().items():
         if any(p.search(q) for p in pats):
-            if kind == "judge" and (not (names_someone(text) or _identifies(q)) or _asks_teaching(q)):
+            if kind == "judge" and (not (names_someone(text) or _identifies(q)) or _asks_teaching_only(q)):
                 continue
             return kind
     return None
@@ -292,6 +292,16 @@ def _asks_teaching(q: str) -> bool:
     """Does the (simplified) question ask what a master taught (弘一大师讲过……他是怎么论证的)?
     The Vinaya's masters' teaching is in scope; only their own conduct is not to be judged."""
     return bool(_teaching().search(q))
+
+
+def _asks_teaching_only(q: str) -> bool:
+    """A master's teaching asked about, and no verdict asked of the master himself in a clause
+    that points back at him: 「我师父开示时说他已经开悟了，他这是真开悟还是犯了大妄语？」 reports
+    a teaching only to ask a verdict on the teacher."""
+    if not _asks_teaching(q):
+        return False
+    clauses = (c.lstrip(" ") for c in re.split(r"[，,。？！?!；;]", q))
+    return not any(_anaphor().match(c) and re.search(_data()["verdict"], c) for c in clauses)
 
 
 def _identifies(q: str) -> bool:
@@ -313,12 +323,12 @@ def _pointer() -> re.Pattern:
     who = f"(?:{role}|{_alternation(p['orders'])}|{_alternation(p['communities'])})"
     own = "(?:比丘|出家|僧|沙弥|尼众|尼师们|修行人|佛教徒|居士)"
     return re.compile(
-        f"(?:那位|这位|那个|这个|那间|这间|那座|这座|那家)[^，。？！]{{0,8}}{who}"
+        f"(?:那位|这位|那个|这个|那间|这间|那座|这座|那家)[^，。？！]{{0,12}}{who}"
         f"|(?<!如果)(?<!假如)(?<!要是)(?:某位|某个|有位|有个|有一位|有一个)[^，。？！]{{0,8}}"
         f"(?:{role}|{_alternation(p['communities'])})"
         f"|(?:我们|咱们|我的|我家|我)(?!{own})[^，。？！]{{0,6}}(?:{role})"
         f"|我的?(?:{_alternation(p['kin'])})[^，。？！]{{0,12}}(?:出家|{who})"
-        f"|(?:{_alternation(p['media'])})[^，。？！]{{0,8}}{who}")
+        f"|(?:{_alternation(p['media'])})[^，。？！]{{0,12}}{who}")
 
 
 @functools.lru_cache(maxsize=1)
@@ -334,10 +344,12 @@ def _verdict_pointed_back(parts) -> bool:
     (「我们寺的师父说……。这样算不算犯戒」 asks about a practice)."""
     pointed = False
     for part in parts:
-        q = simplify(part.text).lstrip("，。？！、 ")
-        if pointed and _anaphor().match(q) and re.search(_data()["verdict"], q):
-            return True
-        pointed = pointed or names_someone(part.text) or _identifies(q)
+        # clauses too: 「我们住持开示说自己开悟了，他这是真的开悟还是犯了大妄语？」 is one part
+        for clause in re.split(r"[，,；;]", part.text):
+            q = simplify(clause).lstrip("，。？！、 ")
+            if pointed and _anaphor().match(q) and re.search(_data()["verdict"], q):
+                return True
+            pointed = pointed or names_someone(clause) or _identifies(q)
     return False
 
 
@@ -440,7 +452,7 @@ class Gate:
         # Vinaya-like the rest of the question is
         if patterned in WHOLE_KINDS:
             return self._refuse(patterned, parts)
-        if _verdict_pointed_back(a.parts) and not _asks_teaching(simplify(question)):
+        if _verdict_pointed_back(a.parts) and not _asks_teaching_only(simplify(question)):
             return self._refuse("judge", parts)
         # the story around a question («我在电商公司上班…») is not itself a request
         out_parts = [p for p, part in zip(parts, a.parts)
@@ -493,7 +505,7 @@ class Gate:
         if kind == "judge":
             q = simplify(text)
             return ((names_someone(text) or _identifies(q)) and bool(re.search(_data()["verdict"], q))
-                    and not _asks_teaching(q))
+                    and not _asks_teaching_only(q))
         if kind == "invent":
             q = simplify(text)
             plain = _without_lookalikes("invent", q)
