@@ -216,3 +216,12 @@ def test_the_topics_own_modern_phrasings_are_not_refused(engine):
     assert len(qs) > 2500
     assert len(refused) <= 0.005 * len(qs), refused[:20]
     assert "叉着腰走路" not in refused and "吃完饭又吃" not in refused
+
+
+def test_a_thing_the_texts_never_name_is_silent_only_when_the_vinaya_is_asked(engine):
+    # 微信零钱通 is a thing the texts never name: asked of a monk it is answered 「律典对此无明文」
+    # with the rules that bear on it; asked for one's own savings it is financial advice
+    assert decide(engine, "出家人可以用微信零钱通吗？").outcome == "silent"
+    for q in ("微信零钱通和余额宝哪个收益高？", "网贷和信用卡分期比起来，哪个还款压力小？"):
+        d = decide(engine, q)
+        assert d.outcome == "refuse" and d.kind == "financial", q

@@ -464,7 +464,11 @@ class Gate:
             return self._refuse(whole[0]["kind"], parts)
         silent = silent_things(question)
         advice = any(w in simplify(question) for w in _advice_words())
-        if silent and not any(p["p"] >= 1.0 for p in out_parts) and not (out_parts and advice):
+        # a thing the texts never name, asked of the Vinaya (出家人能不能用微信支付); the same thing
+        # asked for one's own advice with no word of the Vinaya (信用卡分期和网贷哪个利息低) is not
+        vinaya_asked = not out_parts or any(_vinaya_framed(p["text"]) or p["subject"] >= SUBJECT_AT
+                                            for p in parts)
+        if silent and vinaya_asked and not any(p["p"] >= 1.0 for p in out_parts) and not (out_parts and advice):
             return Decision("silent", None, _data()["silent_note"], silent=silent, parts=parts)
         if not out_parts:
             return Decision("answer", parts=parts)
