@@ -27,6 +27,7 @@ def decide(engine, question: str):
     ("寺里有笔闲钱，买国债好还是存定期好？", "financial"),
     ("破戒的人死后会下哪一层地狱？", "doctrine"),
     ("帮我看看今年的运势，哪天出发最吉利？", "divination"),
+    ("南传佛教和汉传佛教，哪个更究竟？", "doctrine"),
 ])
 def test_out_of_scope_kinds_are_refused_with_a_way_forward(engine, question, kind):
     res = engine.ask(question)
