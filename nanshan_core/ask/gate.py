@@ -230,15 +230,15 @@ def _made_text() -> dict[str, re.Pattern]:
     make, alter, text = _alternation(m["make"]), _alternation(m["alter"]), _alternation(m["text"])
     whole = _alternation([w for w in m["make"] if any(t in w for t in m["text"])])   # 补一句, 整一段
     request = _alternation(_REQUEST)
+    # passed off as what: 当作《戒本疏》的原文, 说是…原话
+    passed_as = f"(?:{_alternation(m['passing_as'])})[^。？！?!]{{0,10}}(?:{_alternation(m['passing_what'])})"
     return {"made": re.compile(f"(?:{make}|{alter})[^。？！?!]{{0,14}}(?:{text})"
                                f"|(?:{text})[^。？！?!]{{0,10}}(?:{alter})|{whole}"),
-            "passed_as": re.compile(f"(?:{_alternation(m['passing_as'])})[^。？！?!]{{0,10}}"
-                                    f"(?:{_alternation(m['passing_what'])})"),
+            "passed_as": re.compile(passed_as),
             "asked_any": re.compile(f"{request}|把"),
             "asked": re.compile(f"(?:{request})[^。？！?!，,]{{0,6}}(?:{alter})"
                                 f"|(?:{request})把[^。？！?!]{{0,20}}(?:{alter})"),
-            "passing": re.compile(f"{_alternation(m['passing'])}"
-                                  f"|(?:{_alternation(m['passing_as'])})[^。？！?!]{{0,10}}(?:{_alternation(m['passing_what'])})"),
+            "passing": re.compile(f"{_alternation(m['passing'])}|{passed_as}"),
             **{key: re.compile(_alternation(m[key])) for key in ("canon", "plain", "seeking")}}
 
 
