@@ -194,3 +194,12 @@ def test_no_text_is_shown_in_two_materials(engine):
             for other in res.materials:
                 if other.n != m.n and other.work == m.work:
                     assert m.text[:40] not in other.text, (q, m.n, other.n, m.start_coord)
+
+
+def test_a_rules_own_material_ends_where_the_next_rule_begins(engine):
+    # passages are cut by size: 非時食戒's passage runs on into 殘宿食戒's story (尊者迦羅 …);
+    # the topic's own material stops at 「……三十七竟」 (a search hit keeps its tail)
+    res = engine.ask("过了中午还能吃东西吗？中午十二点整算不算已经过了？")
+    own = [m for m in res.materials if m.source == "topic" and m.work == "T1428"]
+    assert any(m.text.endswith("三十七竟") for m in own), [m.text[-20:] for m in own]
+    assert not any("尊者迦羅" in m.text for m in own)
