@@ -300,8 +300,12 @@ def _asks_teaching_only(q: str) -> bool:
     a teaching only to ask a verdict on the teacher."""
     if not _asks_teaching(q):
         return False
-    clauses = (c.lstrip(" ") for c in re.split(r"[，,。？！?!；;]", q))
-    return not any(_anaphor().match(c) and re.search(_data()["verdict"], c) for c in clauses)
+    return not any(_anaphor().match(c) and re.search(_data()["verdict"], c) for c in _clauses(q))
+
+
+def _clauses(text: str) -> list[str]:
+    """A text cut at its commas and stops, each clause without the spaces before it."""
+    return [c.lstrip(" 、") for c in re.split(r"[，,。？！?!；;]", text)]
 
 
 def _identifies(q: str) -> bool:
@@ -345,8 +349,8 @@ def _verdict_pointed_back(parts) -> bool:
     pointed = False
     for part in parts:
         # clauses too: 「我们住持开示说自己开悟了，他这是真的开悟还是犯了大妄语？」 is one part
-        for clause in re.split(r"[，,；;]", part.text):
-            q = simplify(clause).lstrip("，。？！、 ")
+        for clause in _clauses(part.text):
+            q = simplify(clause)
             if pointed and _anaphor().match(q) and re.search(_data()["verdict"], q):
                 return True
             pointed = pointed or names_someone(clause) or _identifies(q)

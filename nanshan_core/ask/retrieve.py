@@ -26,7 +26,6 @@ import json
 import marshal
 import math
 import re
-import sqlite3
 import zlib
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
@@ -126,13 +125,10 @@ class Retriever:
 
     @cached_property
     def rule_openings(self) -> frozenset[int]:
-        """Lines where a 四分律 rule's story begins (the skeleton's 'story' anchors): a passage is
-        cut by size, not by rule, and the next rule's story is no part of this rule's material."""
-        try:
-            rows = self.pack.db.execute("SELECT line FROM topic_anchors WHERE role='story'").fetchall()
-        except sqlite3.Error:         # a pack without a skeleton
-            return frozenset()
-        return frozenset(r[0] for r in rows)
+        """Lines where a 四分律 rule's story begins: a passage is cut by size, not by rule, and the
+        next rule's story is no part of this rule's material."""
+        from ..corpus.topics import story_lines
+        return story_lines(self.pack)
 
     @cached_property
     def chunks(self) -> list[_Passage]:
@@ -611,9 +607,9 @@ class Retriever:
             text, lines, breaks = self._run_on(doc, text, lines, breaks)
         # a topic's own passage ends where the next rule's story begins after its anchor (「……三十
         # 七竟」); a passage found by search keeps its tail, where the words it was found by may stand
-        after = None if source != "topic" or anchor is None else anchor - start
-        cut = next((off for off, lid in lines if after is not None and off > after
-                    and lid in self.rule_openings), None)
+        cut = None
+        if source == "topic" and anchor is not None:
+            cut = next((off for off, lid in lines if off > anchor - start and lid in self.rule_openings), None)
         if cut is not None:
             end = min(end, start + cut)
             text, lines, breaks = text[:cut], [x for x in lines if x[0] < cut], [b for b in breaks if b < cut]

@@ -92,6 +92,16 @@ def topic_resources() -> dict[str, dict]:
     return _load_resources()
 
 
+def story_lines(pack) -> frozenset[int]:
+    """Lines where a 四分律 rule's story begins (the skeleton's 'story' anchors), without loading
+    the whole skeleton: retrieval ends a rule's material there."""
+    try:
+        rows = pack.db.execute("SELECT line FROM topic_anchors WHERE role='story'").fetchall()
+    except Exception:       # a pack built before the skeleton existed
+        return frozenset()
+    return frozenset(r[0] for r in rows)
+
+
 class Skeleton:
     """All topics of a pack, with their words; read once per pack."""
 
