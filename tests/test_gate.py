@@ -226,3 +226,33 @@ def test_a_thing_the_texts_never_name_is_silent_only_when_the_vinaya_is_asked(en
     for q in ("微信零钱通和余额宝哪个收益高？", "网贷和信用卡分期比起来，哪个还款压力小？"):
         d = decide(engine, q)
         assert d.outcome == "refuse" and d.kind == "financial", q
+
+
+@pytest.mark.parametrize("question, kind", [
+    # a request in a letter's register (懇請/烦请), not 你/帮我
+    ("懇請師父依上下文把殘缺的兩行補完整，補得像原文一樣，我們直接印進講義。", "invent"),
+    # 法律上 holds 律上 but is no word of the Vinaya
+    ("寺院开素食馆要办营业执照吗？法律上怎么规定的？", "legal"),
+    # a story part about a Vinaya practice (持午) is the occasion of the request, not a question of its own
+    ("我出家五年一直持午，最近晚上胃痛反酸。该吃什么胃药，一天吃几次？", "medical"),
+    # a verdict asked with a verb of judging (评断) on someone pointed at (本寺监院)
+    ("本寺监院常和女居士单独喝茶，请法师评断他是否已犯僧残。", "judge"),
+])
+def test_requests_in_other_registers_are_refused_whole(engine, question, kind):
+    d = decide(engine, question)
+    assert (d.outcome, d.kind) == ("refuse", kind)
+
+
+def test_a_vinaya_part_beside_a_legal_one_still_earns_a_note(engine):
+    d = decide(engine, "受戒时遮难里的负债是怎么回事？法律上欠债会被起诉吗？")
+    assert (d.outcome, d.kind) == ("scope_note", "legal")
+
+
+def test_vinaya_lookalikes_are_checked_against_the_vinaya_words():
+    """Each modern word blanked before the Vinaya words are counted holds one of them (else it
+    would blank nothing) and is not itself a Vinaya word."""
+    words = gate._vinaya_words()
+    for w in gate._data()["vinaya_lookalikes"]:
+        s = gate.simplify(w)
+        assert s not in words
+        assert any(v in s for v in words) or "律" in s

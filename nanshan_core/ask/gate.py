@@ -40,10 +40,13 @@ LOOSE_SUBJECT = 4.0      # what a topic met only by shared characters adds to a 
 STRONG_SUBJECT = 8.0     # topic evidence that frames a text as the Vinaya's as much as a word of it does
 OUT_SURE = 0.15           # posterior of 'answer' below which a text with no Vinaya in it is out of scope
 LEX_WEIGHT = 0.4         # what each domain word adds to a kind's posterior (at most three count)
+FOLLOW_UP = 8            # characters up to which a part after an out-of-scope request only continues it
 SUBJECT_AT = 2.5         # topic evidence (bridge score) at which a part has a Vinaya subject
 # a request addressed to the app about a text: with the classifier sure it asks for a made-up
 # text, enough (「替我措个辞」); 「式叉摩那给我涂油」 is no text
-_REQUEST = ("你", "帮我", "替我", "给我", "请你", "帮忙", "麻烦")
+_REQUEST = ("你", "帮我", "替我", "给我", "请你", "帮忙", "麻烦",
+            # the letter's register: 恳请法师…补足, 烦请代撰, 能否请师父拟 (请问 is no request)
+            "请您", "烦请", "恳请", "能否请", "可否请", "请法师", "请师父", "劳烦", "拜托")
 _TEXT = ("写", "文", "句", "段", "条", "页", "卷", "字", "引", "稿", "词", "故事", "对联", "序", "出处", "行号")
 
 
@@ -120,9 +123,20 @@ def _vinaya_words() -> tuple[str, ...]:
     return tuple(simplify(w) for w in _data()["vinaya_words"])
 
 
+@functools.lru_cache(maxsize=1)
+def _not_vinaya() -> re.Pattern:
+    return re.compile(_alternation(_data()["vinaya_lookalikes"]))
+
+
+def _vinaya_hits(q: str) -> int:
+    """How many words of the Vinaya a (simplified) text holds, once the modern words that only
+    contain one are blanked: 法律上 is not 律上, 纪律 not 律."""
+    q = _not_vinaya().sub("　", q)
+    return sum(1 for w in _vinaya_words() if w in q)
+
+
 def _vinaya_framed(text: str) -> bool:
-    q = simplify(text)
-    return any(w in q for w in _vinaya_words())
+    return _vinaya_hits(simplify(text)) > 0
 
 
 @functools.lru_cache(maxsize=1)
@@ -303,6 +317,10 @@ def _asks_teaching_only(q: str) -> bool:
     return not any(_anaphor().match(c) and re.search(_data()["verdict"], c) for c in _clauses(q))
 
 
+def _content(text: str) -> int:
+    return sum(1 for c in text if is_word_char(c))
+
+
 def _clauses(text: str) -> list[str]:
     """A text cut at its commas and stops, each clause without the spaces before it."""
     return [c.lstrip(" 、") for c in re.split(r"[，,。？！?!；;]", text)]
@@ -402,7 +420,7 @@ class Gate:
         q = simplify(text)
         post = self.nb.posterior(text)
         lex = {k: _lex_hits(k, q) for k in KINDS}
-        vinaya = sum(1 for w in _vinaya_words() if w in q)
+        vinaya = _vinaya_hits(q)
         if subject >= STRONG_SUBJECT:       # the bridge found the Vinaya's own topic in it (叉腰, 背请)
             vinaya += 1
         advice = any(w in q for w in _advice_words())
@@ -461,7 +479,10 @@ class Gate:
         # the story around a question («我在电商公司上班…») is not itself a request
         out_parts = [p for p, part in zip(parts, a.parts)
                      if (part.asks or len(parts) == 1) and self._out_of_scope(p["kind"], p["p"], p["text"])]
-        if not out_parts and self._out_of_scope(whole_kind, whole_p, question) and len(parts) == 1:
+        in_scope = self._in_scope(parts, a.parts, out_parts)
+        # no part alone is out of scope, none is the Vinaya's, and the whole question is of a
+        # kind: 「开悟之后还有没有烦恼？顿悟与渐修是什么关系？」 spreads its domain over two parts
+        if not out_parts and not in_scope and self._out_of_scope(whole_kind, whole_p, question):
             out_parts = parts
         whole = [p for p in out_parts if p["kind"] in WHOLE_KINDS]
         if whole:
@@ -469,25 +490,38 @@ class Gate:
         silent = silent_things(question)
         advice = any(w in simplify(question) for w in _advice_words())
         # a thing the texts never name, asked of the Vinaya (出家人能不能用微信支付); the same thing
-        # asked for one's own advice with no word of the Vinaya (信用卡分期和网贷哪个利息低) is not
-        vinaya_asked = not out_parts or any(_vinaya_framed(p["text"]) or p["subject"] >= SUBJECT_AT
-                                            for p in parts)
+        # asked for one's own advice with no word of the Vinaya (信用卡分期和网贷哪个利息低) is not,
+        # nor is a part out of scope by itself (寺里师父开车撞了人，要负什么法律责任)
+        vinaya_asked = not out_parts or bool(in_scope)
         if silent and vinaya_asked and not any(p["p"] >= 1.0 for p in out_parts) and not (out_parts and advice):
             return Decision("silent", None, _data()["silent_note"], silent=silent, parts=parts)
         if not out_parts:
             return Decision("answer", parts=parts)
         kind = max(out_parts, key=lambda p: p["p"])["kind"]
-        # the part that earns a scope note instead of a refusal: a Vinaya subject by any evidence.
-        # Requiring firm evidence (no loose channel) refused 15 more labelled questions, and three
-        # answerable multi-part questions of a fresh tune set (a nun asking for 酥油 when not ill,
-        # 受日 for a sick father, a 營事 monk's room): a long real question's Vinaya part is often
-        # met only loosely, and its side parts (「最多能请几天」) look like a kind's domain
-        in_scope = [p for p in parts if p not in out_parts
-                    and (p["subject"] >= SUBJECT_AT or _vinaya_framed(p["text"])
-                         or (p["kind"] == "answer" and p["subject"] >= 1.5))]
         if in_scope or self._asks_leave(out_parts, question):
             return Decision("scope_note", kind, _data()["kinds"][kind]["note"], parts=parts)
         return self._refuse(kind, parts)
+
+    @staticmethod
+    def _in_scope(parts: list[dict], analysed, out_parts: list[dict]) -> list[dict]:
+        """The parts that earn a scope note instead of a refusal: a Vinaya subject by any
+        evidence.  Requiring firm evidence (no loose channel) refused 15 more labelled questions,
+        and three answerable multi-part questions of a fresh tune set (a nun asking for 酥油 when
+        not ill, 受日 for a sick father, a 營事 monk's room): a long real question's Vinaya part
+        is often met only loosely, and its side parts (「最多能请几天」) look like a kind's domain.
+        A part that only tells the story and is itself of a kind (「末学出家三年，常住持午，近来
+        夜里常饿得胃痛」) is the occasion of the out-of-scope request, not a Vinaya question."""
+        out = []
+        for i, (p, part) in enumerate(zip(parts, analysed)):
+            if p in out_parts:
+                continue
+            if not part.asks and p["kind"] != "answer" and p["p"] >= REFUSE_AT:
+                continue
+            if i and parts[i - 1] in out_parts and _content(p["text"]) <= FOLLOW_UP and not _vinaya_framed(p["text"]):
+                continue      # 「……能否起诉名誉侵权？要准备哪些证据？」: a short follow-up of the request before
+            if p["subject"] >= SUBJECT_AT or _vinaya_framed(p["text"]) or (p["kind"] == "answer" and p["subject"] >= 1.5):
+                out.append(p)
+        return out
 
     @staticmethod
     def _asks_leave(out_parts: list[dict], question: str) -> bool:
