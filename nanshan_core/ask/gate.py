@@ -490,9 +490,10 @@ class Gate:
         silent = silent_things(question)
         advice = any(w in simplify(question) for w in _advice_words())
         # a thing the texts never name, asked of the Vinaya (出家人能不能用微信支付); the same thing
-        # asked for one's own advice with no word of the Vinaya (信用卡分期和网贷哪个利息低) is not,
-        # nor is a part out of scope by itself (寺里师父开车撞了人，要负什么法律责任)
-        vinaya_asked = not out_parts or bool(in_scope)
+        # asked for one's own advice with no word of the Vinaya (信用卡分期和网贷哪个利息低) is not.
+        # The topic evidence of an out-of-scope part is no sign of the Vinaya here: the thing
+        # itself meets the rules that bear on it (余额宝 ~ 錢寶, 开车 ~ 乘)
+        vinaya_asked = not out_parts or bool(in_scope) or any(_vinaya_framed(p["text"]) for p in parts)
         if silent and vinaya_asked and not any(p["p"] >= 1.0 for p in out_parts) and not (out_parts and advice):
             return Decision("silent", None, _data()["silent_note"], silent=silent, parts=parts)
         if not out_parts:
