@@ -256,3 +256,14 @@ def test_vinaya_lookalikes_are_checked_against_the_vinaya_words():
         s = gate.simplify(w)
         assert s not in words
         assert any(v in s for v in words) or "律" in s
+
+
+def test_a_practice_reported_of_someone_is_asked_as_a_practice(engine):
+    """「这样算不算犯戒」 after what a master said asks whether the practice is an offence."""
+    d = decide(engine, "我们寺的师父说过午可以喝牛奶，这样算不算犯戒？")
+    assert d.outcome == "answer"
+
+
+def test_a_verdict_naming_the_person_again_in_a_later_part_is_refused(engine):
+    d = decide(engine, "我们寺的当家常和女居士单独喝茶。请法师判定当家师是否已犯僧残。")
+    assert (d.outcome, d.kind) == ("refuse", "judge")

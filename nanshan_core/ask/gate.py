@@ -359,20 +359,54 @@ def _anaphor() -> re.Pattern:
 
 
 def _verdict_pointed_back(parts) -> bool:
-    """A verdict asked in a part that points back (他…, 这位…) at someone an earlier part points
-    at or names: 「蕅益大师自己退为菩萨沙弥，他这样做到底对不对？你评一评。」 splits into two
-    parts, one naming the master and one asking the verdict of him.  Only an anaphor at the
-    part's opening carries the person over; a verdict word anywhere after a pointer does not
-    (「我们寺的师父说……。这样算不算犯戒」 asks about a practice)."""
+    """A verdict asked in a part that points back (他…, 这位…, 监院师父…) at someone an earlier
+    part points at or names: 「蕅益大师自己退为菩萨沙弥，他这样做到底对不对？你评一评。」 splits into two
+    parts, one naming the master and one asking the verdict of him.  Only a clause that opens
+    by pointing back or speaks of a person again (_names_the_person) carries the person over; a
+    verdict word anywhere after a pointer does not (「我们寺的师父说……。这样算不算犯戒」 asks
+    about a practice)."""
     pointed = False
     for part in parts:
         # clauses too: 「我们住持开示说自己开悟了，他这是真的开悟还是犯了大妄语？」 is one part
         for clause in _clauses(part.text):
             q = simplify(clause)
-            if pointed and _anaphor().match(q) and re.search(_data()["verdict"], q):
+            if pointed and (_anaphor().match(q) or _names_the_person(q)) and re.search(_data()["verdict"], q):
                 return True
             pointed = pointed or names_someone(clause) or _identifies(q)
     return False
+
+
+_ADDRESSEE = re.compile(r"(?:请问?|恳请|烦请|劳烦|拜托)(?:各位)?(?:法师|师父)|(?:法师|师父)(?:您|你)")
+_PRACTICE = re.compile(r"^(?:那)?(?:这样|这么做|这种做法|这种情况|这种事|如此|那样)")
+
+
+def _verdict_on_someone(q: str) -> bool:
+    """Is a verdict asked, and of a person?  「我们寺的师父说过午可以喝牛奶，这样算不算犯戒？」
+    asks whether the practice (这样…) is an offence — the Vinaya's own question — unless that
+    clause speaks of the person again (这样的师父…, 他这样…).  A verdict with no subject at all
+    (「我们寺的当家天天打麻将，是不是破戒了」) is asked of the person pointed at."""
+    verdict = re.compile(_data()["verdict"])
+    asked = [c for c in _clauses(q) if verdict.search(c)]
+    if not asked:
+        return bool(verdict.search(q))        # a verdict phrase across a comma
+    return any(not _PRACTICE.match(_ADDRESSEE.sub("", c).lstrip(" ，,")) or _anaphor().match(c)
+               or _names_the_person(c) for c in asked)
+
+
+
+
+@functools.lru_cache(maxsize=1)
+def _person() -> re.Pattern:
+    return re.compile(f"本人|{_alternation(_data()['pointers']['roles'])}")
+
+
+def _names_the_person(clause: str) -> bool:
+    """A clause that speaks of a person again — 本人 or a role (请法师判定监院师父是否已犯僧残,
+    请法师就她本人给个评价) — other than the one addressed (请法师…, 法师您看…): after an
+    earlier pointer, its verdict is asked of that person.  「这样算不算犯戒」 speaks of no one: it
+    asks about a practice; a 他 inside a clause is often someone else's question reported
+    (「常有人当众……追问他那时犯了什么重罪」), so only a 他 that opens the clause counts (_anaphor)."""
+    return bool(_person().search(_ADDRESSEE.sub("", clause)))
 
 
 # -- silent topics ---------------------------------------------------------------------------
@@ -426,7 +460,7 @@ class Gate:
         advice = any(w in q for w in _advice_words())
         best, strength = "answer", 0.0
         pointed = names_someone(text) or _identifies(q)
-        identified = pointed and bool(re.search(_data()["verdict"], q)) and not _asks_teaching(q)
+        identified = pointed and _verdict_on_someone(q) and not _asks_teaching(q)
         if identified:                      # a verdict asked on someone the asker points to
             return "judge", 1.0
         for k in KINDS:
@@ -547,7 +581,7 @@ class Gate:
             return False
         if kind == "judge":
             q = simplify(text)
-            return ((names_someone(text) or _identifies(q)) and bool(re.search(_data()["verdict"], q))
+            return ((names_someone(text) or _identifies(q)) and _verdict_on_someone(q)
                     and not _asks_teaching_only(q))
         if kind == "invent":
             q = simplify(text)
