@@ -267,3 +267,15 @@ def test_a_practice_reported_of_someone_is_asked_as_a_practice(engine):
 def test_a_verdict_naming_the_person_again_in_a_later_part_is_refused(engine):
     d = decide(engine, "我们寺的当家常和女居士单独喝茶。请法师判定当家师是否已犯僧残。")
     assert (d.outcome, d.kind) == ("refuse", "judge")
+
+
+@pytest.mark.parametrize("question, outcome", [
+    # a faint follow-up of a medical request continues it: no Vinaya part, no note
+    ("做完胃部手术以后，吃素要注意什么？豆制品还能不能吃？", "refuse"),
+    # the request itself is on a Vinaya subject (酥油 asked when not ill): its follow-up is the 開緣
+    ("我是比丘尼，身体没病，只是想补补营养，可以向居士要些酥油、蜂蜜吗？如果是生病的时候呢？", "answer"),
+    # a loosely met Vinaya question before a word of another domain (卷) stays a question
+    ("南山三大部是哪三部？各有多少卷？", "answer"),
+])
+def test_a_follow_up_belongs_to_the_part_it_follows(engine, question, outcome):
+    assert decide(engine, question).outcome == outcome

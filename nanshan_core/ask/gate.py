@@ -41,6 +41,7 @@ STRONG_SUBJECT = 8.0     # topic evidence that frames a text as the Vinaya's as 
 OUT_SURE = 0.15           # posterior of 'answer' below which a text with no Vinaya in it is out of scope
 LEX_WEIGHT = 0.4         # what each domain word adds to a kind's posterior (at most three count)
 FOLLOW_UP = 8            # characters up to which a part after an out-of-scope request only continues it
+FAINT_SUBJECT = 1.5      # topic evidence of a part the classifier finds in scope that still earns a scope note
 SUBJECT_AT = 2.5         # topic evidence (bridge score) at which a part has a Vinaya subject
 # a request addressed to the app about a text: with the classifier sure it asks for a made-up
 # text, enough (「替我措个辞」); 「式叉摩那给我涂油」 is no text
@@ -552,9 +553,17 @@ class Gate:
                 continue
             if not part.asks and p["kind"] != "answer" and p["p"] >= REFUSE_AT:
                 continue
-            if i and parts[i - 1] in out_parts and _content(p["text"]) <= FOLLOW_UP and not _vinaya_framed(p["text"]):
+            after_out = i > 0 and parts[i - 1] in out_parts
+            # … of a request on no Vinaya subject (an out-of-scope part met as 酥油 when not ill
+            # is the Vinaya's 開緣 too, and 「如果是生病的时候呢？」 continues it)
+            continues = after_out and parts[i - 1]["subject"] < SUBJECT_AT
+            if after_out and _content(p["text"]) <= FOLLOW_UP and not _vinaya_framed(p["text"]):
                 continue      # 「……能否起诉名誉侵权？要准备哪些证据？」: a short follow-up of the request before
-            if p["subject"] >= SUBJECT_AT or _vinaya_framed(p["text"]) or (p["kind"] == "answer" and p["subject"] >= 1.5):
+            # a part met only faintly right after an out-of-scope request continues it
+            # (「……吃素要注意什么？炒菜的油还能不能吃？」); elsewhere it may be a Vinaya question
+            # met loosely (「南山三大部是哪三部？各有多少卷？」)
+            faint = p["kind"] == "answer" and p["subject"] >= FAINT_SUBJECT and not continues
+            if p["subject"] >= SUBJECT_AT or _vinaya_framed(p["text"]) or faint:
                 out.append(p)
         return out
 
