@@ -279,3 +279,11 @@ def test_a_verdict_naming_the_person_again_in_a_later_part_is_refused(engine):
 ])
 def test_a_follow_up_belongs_to_the_part_it_follows(engine, question, outcome):
     assert decide(engine, question).outcome == outcome
+
+
+def test_the_corpus_works_titles_frame_a_question_as_the_vinayas():
+    """Every work of the default corpus, by the name shown in its pane, counts as a word of the
+    Vinaya (a question naming 資持記 or 羯磨疏 asks about the texts), and 阿僧祇劫 is no 僧祇律."""
+    for title in ("資持記", "羯磨疏", "行宗記", "量處輕重儀", "毘尼母經"):
+        assert gate._vinaya_framed(f"{title}里怎么说？")
+    assert not gate._vinaya_framed("要经三大阿僧祇劫才能成佛吗？")

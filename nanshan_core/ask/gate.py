@@ -29,6 +29,7 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
+from ..corpus import works
 from ..corpus.normalize import simplify
 from ..paths import load_resource_json, resource_path
 from ..text import is_word_char
@@ -121,7 +122,11 @@ def _text_words() -> tuple[str, ...]:
 
 @functools.lru_cache(maxsize=1)
 def _vinaya_words() -> tuple[str, ...]:
-    return tuple(simplify(w) for w in _data()["vinaya_words"])
+    """rules.json's words, and the titles of the default corpus's works (四分律, 資持記, 戒本疏 …):
+    a question that names a text of the Vinaya asks about the Vinaya."""
+    titles = [w.short for w in works.catalog().values()]
+    titles += [t for layers in works.layer_titles().values() for t in layers.values()]
+    return tuple(dict.fromkeys(simplify(w) for w in [*_data()["vinaya_words"], *titles]))
 
 
 @functools.lru_cache(maxsize=1)
