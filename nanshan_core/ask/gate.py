@@ -320,7 +320,7 @@ def _asks_teaching_only(q: str) -> bool:
     a teaching only to ask a verdict on the teacher."""
     if not _asks_teaching(q):
         return False
-    return not any(_anaphor().match(c) and re.search(_data()["verdict"], c) for c in _clauses(q))
+    return not any(_anaphor().match(c) and _verdict().search(c) for c in _clauses(q))
 
 
 def _content(text: str) -> int:
@@ -366,20 +366,26 @@ def _anaphor() -> re.Pattern:
 
 def _verdict_pointed_back(parts) -> bool:
     """A verdict asked in a part that points back (他…, 这位…, 监院师父…) at someone an earlier
-    part points at or names: 「蕅益大师自己退为菩萨沙弥，他这样做到底对不对？你评一评。」 splits into two
-    parts, one naming the master and one asking the verdict of him.  Only a clause that opens
-    by pointing back or speaks of a person again (_names_the_person) carries the person over; a
-    verdict word anywhere after a pointer does not (「我们寺的师父说……。这样算不算犯戒」 asks
-    about a practice)."""
+    part points at or names: 「蕅益大师自己退为菩萨沙弥，他这样做到底对不对？你评一评。」
+    splits into two parts, one naming the master and one asking the verdict of him.  Only a
+    clause that opens by pointing back or speaks of a person again (_names_the_person) carries
+    the person over; a verdict word anywhere after a pointer does not (「我们寺的师父说……。
+    这样算不算犯戒」 asks about a practice)."""
     pointed = False
     for part in parts:
         # clauses too: 「我们住持开示说自己开悟了，他这是真的开悟还是犯了大妄语？」 is one part
         for clause in _clauses(part.text):
             q = simplify(clause)
-            if pointed and (_anaphor().match(q) or _names_the_person(q)) and re.search(_data()["verdict"], q):
+            if pointed and (_anaphor().match(q) or _names_the_person(q)) and _verdict().search(q):
                 return True
             pointed = pointed or names_someone(clause) or _identifies(q)
     return False
+
+
+@functools.lru_cache(maxsize=1)
+def _verdict() -> re.Pattern:
+    """The words of a verdict asked (是不是破戒, 评断, 给个结论 …): rules.json 'verdict'."""
+    return re.compile(_data()["verdict"])
 
 
 _ADDRESSEE = re.compile(r"(?:请问?|恳请|烦请|劳烦|拜托)(?:各位)?(?:法师|师父)|(?:法师|师父)(?:您|你)")
@@ -391,14 +397,11 @@ def _verdict_on_someone(q: str) -> bool:
     asks whether the practice (这样…) is an offence — the Vinaya's own question — unless that
     clause speaks of the person again (这样的师父…, 他这样…).  A verdict with no subject at all
     (「我们寺的当家天天打麻将，是不是破戒了」) is asked of the person pointed at."""
-    verdict = re.compile(_data()["verdict"])
-    asked = [c for c in _clauses(q) if verdict.search(c)]
+    asked = [c for c in _clauses(q) if _verdict().search(c)]
     if not asked:
-        return bool(verdict.search(q))        # a verdict phrase across a comma
+        return bool(_verdict().search(q))     # a verdict phrase across a comma
     return any(not _PRACTICE.match(_ADDRESSEE.sub("", c).lstrip(" ，,")) or _anaphor().match(c)
                or _names_the_person(c) for c in asked)
-
-
 
 
 @functools.lru_cache(maxsize=1)
@@ -559,14 +562,13 @@ class Gate:
             if not part.asks and p["kind"] != "answer" and p["p"] >= REFUSE_AT:
                 continue
             after_out = i > 0 and parts[i - 1] in out_parts
-            # … of a request on no Vinaya subject (an out-of-scope part met as 酥油 when not ill
-            # is the Vinaya's 開緣 too, and 「如果是生病的时候呢？」 continues it)
-            continues = after_out and parts[i - 1]["subject"] < SUBJECT_AT
             if after_out and _content(p["text"]) <= FOLLOW_UP and not _vinaya_framed(p["text"]):
                 continue      # 「……能否起诉名誉侵权？要准备哪些证据？」: a short follow-up of the request before
-            # a part met only faintly right after an out-of-scope request continues it
-            # (「……吃素要注意什么？炒菜的油还能不能吃？」); elsewhere it may be a Vinaya question
-            # met loosely (「南山三大部是哪三部？各有多少卷？」)
+            # a part met only faintly right after a request on no Vinaya subject continues it
+            # (「……吃素要注意什么？炒菜的油还能不能吃？」); after a request on a Vinaya subject (酥油
+            # asked when not ill) it may ask the 開緣 (「如果是生病的时候呢？」), and elsewhere it
+            # may be a Vinaya question met loosely (「南山三大部是哪三部？各有多少卷？」)
+            continues = after_out and parts[i - 1]["subject"] < SUBJECT_AT
             faint = p["kind"] == "answer" and p["subject"] >= FAINT_SUBJECT and not continues
             if p["subject"] >= SUBJECT_AT or _vinaya_framed(p["text"]) or faint:
                 out.append(p)
