@@ -203,3 +203,16 @@ def test_a_rules_own_material_ends_where_the_next_rule_begins(engine):
     own = [m for m in res.materials if m.source == "topic" and m.work == "T1428"]
     assert any(m.text.endswith("三十七竟") for m in own), [m.text[-20:] for m in own]
     assert not any("尊者迦羅" in m.text for m in own)
+
+
+def test_a_topics_own_passages_come_on_top_of_a_works_share(engine):
+    """A work's search and clue passages stay within its share of a layer; the chosen topic's own
+    passages in that work do not use it up (they had pushed out the hit holding the detail)."""
+    from collections import Counter
+    res = engine.ask("寺里师父们之间闹矛盾吵起来了，按戒律应该怎么调解？")
+    cap = engine.retriever._work_cap("T1428")
+    vinaya = [m for m in res.materials if m.layer == "vinaya" and m.work == "T1428"]
+    assert sum(m.source != "topic" for m in vinaya) <= cap
+    assert len(vinaya) > cap and any(m.source == "topic" for m in vinaya)
+    counts = Counter((m.layer, m.work) for m in res.materials if m.source != "topic")
+    assert all(n <= engine.retriever._work_cap(w) for (_, w), n in counts.items())
