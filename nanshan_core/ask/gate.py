@@ -134,15 +134,15 @@ def _not_vinaya() -> re.Pattern:
     return re.compile(_alternation(_data()["vinaya_lookalikes"]))
 
 
-def _vinaya_hits(q: str) -> int:
-    """How many words of the Vinaya a (simplified) text holds, once the modern words that only
-    contain one are blanked: 法律上 is not 律上, 纪律 not 律."""
+def _has_vinaya_word(q: str) -> bool:
+    """Does a (simplified) text hold a word of the Vinaya, once the modern words that only
+    contain one are blanked?  法律上 is not 律上, 纪律 not 律."""
     q = _not_vinaya().sub("　", q)
-    return sum(1 for w in _vinaya_words() if w in q)
+    return any(w in q for w in _vinaya_words())
 
 
 def _vinaya_framed(text: str) -> bool:
-    return _vinaya_hits(simplify(text)) > 0
+    return _has_vinaya_word(simplify(text))
 
 
 @functools.lru_cache(maxsize=1)
@@ -411,11 +411,8 @@ def _person() -> re.Pattern:
 
 
 def _names_the_person(clause: str) -> bool:
-    """A clause that speaks of a person again — 本人 or a role (请法师判定监院师父是否已犯僧残,
-    请法师就她本人给个评价) — other than the one addressed (请法师…, 法师您看…): after an
-    earlier pointer, its verdict is asked of that person.  「这样算不算犯戒」 speaks of no one: it
-    asks about a practice; a 他 inside a clause is often someone else's question reported
-    (「常有人当众……追问他那时犯了什么重罪」), so only a 他 that opens the clause counts (_anaphor)."""
+    """Does a clause speak of a person — 本人 or a role (这样的师父…) — other than the one
+    addressed (请法师…, 法师您看…)?  「这样算不算犯戒」 speaks of no one: it asks about a practice."""
     return bool(_person().search(_ADDRESSEE.sub("", clause)))
 
 
@@ -464,9 +461,8 @@ class Gate:
         q = simplify(text)
         post = self.nb.posterior(text)
         lex = {k: _lex_hits(k, q) for k in KINDS}
-        vinaya = _vinaya_hits(q)
-        if subject >= STRONG_SUBJECT:       # the bridge found the Vinaya's own topic in it (叉腰, 背请)
-            vinaya += 1
+        # a word of the Vinaya, or the bridge found the Vinaya's own topic in it (叉腰, 背请)
+        vinaya = _has_vinaya_word(q) or subject >= STRONG_SUBJECT
         advice = any(w in q for w in _advice_words())
         best, strength = "answer", 0.0
         pointed = names_someone(text) or _identifies(q)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import json
+import sqlite3
 from dataclasses import dataclass, field
 
 from ..paths import resource_path
@@ -97,7 +98,7 @@ def story_lines(pack) -> frozenset[int]:
     the whole skeleton: retrieval ends a rule's material there."""
     try:
         rows = pack.db.execute("SELECT line FROM topic_anchors WHERE role='story'").fetchall()
-    except Exception:       # a pack built before the skeleton existed
+    except sqlite3.OperationalError:       # a pack built before the skeleton existed (no such table)
         return frozenset()
     return frozenset(r[0] for r in rows)
 
@@ -113,7 +114,7 @@ class Skeleton:
         try:
             rows = db.execute("SELECT id, cls, num, nun, parent, names, text, same_as FROM topics ORDER BY ord")
             rows = rows.fetchall()
-        except Exception:       # a pack built before the skeleton existed
+        except sqlite3.OperationalError:       # a pack built before the skeleton existed (no such table)
             rows = []
         for tid, cls, num, nun, parent, names, text, same_as in rows:
             extra = hand.get(tid, {})
