@@ -180,7 +180,8 @@ def analyse(question: str) -> Analysis:
     for m in _splitters().finditer(q):
         # 「……吗？另外想问」 opens a part; 「几个师父另外出去吃饭」 (separately) does not: an opener
         # opens a part only at the start of a clause
-        if m.start() == 0 or not is_word_char(q[m.start() - 1]):
+        # (a list goes on after 、: 「衣钵、一些钱、还有几件家具」 is one part)
+        if m.start() == 0 or (not is_word_char(q[m.start() - 1]) and q[m.start() - 1] not in _LIST_MARKS):
             cuts.add(m.start())
     bounds = sorted(cuts)
     parts: list[Part] = []
@@ -201,7 +202,7 @@ def analyse(question: str) -> Analysis:
         parts = [Part(0, len(q), q)]
     whole_nun = bool(_nun_words().search(q))
     for p in parts:
-        p.asks = bool(_ASKING.search(p.text))
+        p.asks = bool(_ASKING.search(_NOT_ASKING.sub("", p.text)))
         if _nun_words().search(p.text):
             p.nun = True
             p.both = bool(_MONKS_TOO.search(p.text))
@@ -209,12 +210,21 @@ def analyse(question: str) -> Analysis:
             p.nun = False            # this part is about monks, whatever the rest says
         else:                        # nuns, when the question speaks of nuns and not of monks too
             p.nun = whole_nun and not _MONKS.search(q)
+    # 「……结夏安居了。这个规矩最初是因为什么定下来的？」: a part that asks about "this" asks
+    # about the story before it, which is then part of the question, not only its scene
+    for prev, p in zip(parts, parts[1:]):
+        if p.asks and not prev.asks and _POINTS_BACK.search(p.text):
+            prev.asks = True
     if not any(p.asks for p in parts):
         for p in parts:
             p.asks = True
     return Analysis(question, q, masked, parts, bool(_nun_words().search(q)))
 
 
+_LIST_MARKS = "、和及与"
+_POINTS_BACK = re.compile(r"这样|这种|这么做|这个|这些|这件|这事|那样|那种|如此|此事|这算")
+# 「前几天」「好几件」「没什么大病」: a question word inside a phrase that tells, not asks
+_NOT_ASKING = re.compile(r"[前这那好十]几|几[乎十百千万]|没(?:什么|多少)")
 # What makes a part of a question a question rather than the story around it.
 _ASKING = re.compile(r"[？?]|吗|呢|么|能不能|可不可以|可以|是否|怎|如何|为何|为什么|哪|什么|多少|几|算不算|"
                      r"要不要|该不该|有没有|会不会|请问|请教|想问|想知道|想了解|行不行|对不对|是不是|犯不犯")
