@@ -180,9 +180,15 @@ def analyse(question: str) -> Analysis:
     for m in _splitters().finditer(q):
         # 「……吗？另外想问」 opens a part; 「几个师父另外出去吃饭」 (separately) does not: an opener
         # opens a part only at the start of a clause
-        # (a list goes on after 、: 「衣钵、一些钱、还有几件家具」 is one part)
-        if m.start() == 0 or (not is_word_char(q[m.start() - 1]) and q[m.start() - 1] not in _LIST_MARKS):
-            cuts.add(m.start())
+        # (a list goes on after 、: 「衣钵、一些钱、还有几件家具」 is one part; and after a comma only
+        # a sentence that has asked ends a part: 「……可以吗，还有……」, not 「他留下的衣服、钵，还有房里的床」)
+        k = m.start()
+        if k == 0 or q[k - 1] in "？?！!。；;\n":
+            cuts.add(k)
+        elif not is_word_char(q[k - 1]) and q[k - 1] not in _LIST_MARKS:
+            clause = q[max(c for c in cuts if c < k):k]
+            if _ASKING.search(_NOT_ASKING.sub("", clause)):
+                cuts.add(k)
     bounds = sorted(cuts)
     parts: list[Part] = []
     for a, b in zip(bounds, bounds[1:]):
