@@ -218,9 +218,14 @@ def analyse(question: str) -> Analysis:
             p.nun = whole_nun and not _MONKS.search(q)
     # 「……结夏安居了。这个规矩最初是因为什么定下来的？」: a part that asks about "this" asks
     # about the story before it, which is then part of the question, not only its scene
-    for prev, p in zip(parts, parts[1:]):
-        if p.asks and not prev.asks and _POINTS_BACK.search(p.text):
-            prev.asks = True
+    for k, p in enumerate(parts):
+        if p.asks and _POINTS_BACK.search(p.text):
+            j = k - 1
+            # the whole story since the last question, not the asker introducing themselves
+            while j >= 0 and not parts[j].asks and not (_INTRODUCES.match(parts[j].text)
+                                                         and len(parts[j].text) <= INTRO_ONLY):
+                parts[j].asks = True
+                j -= 1
     if not any(p.asks for p in parts):
         for p in parts:
             p.asks = True
@@ -228,6 +233,8 @@ def analyse(question: str) -> Analysis:
 
 
 _LIST_MARKS = "、和及与"
+INTRO_ONLY = 20    # characters up to which a part opening with 我是/我在/本人 only introduces the asker
+_INTRODUCES = re.compile(r"\W*(?:[^，,。]{0,8}[，,]\s*)?(?:我|本人|末学|弟子|学人)(?:是|在|为|乃|已|出家|刚|今年)")
 _POINTS_BACK = re.compile(r"这样|这种|这么做|这个|这些|这件|这事|那样|那种|如此|此事|这算")
 # 「前几天」「好几件」「没什么大病」: a question word inside a phrase that tells, not asks
 _NOT_ASKING = re.compile(r"[前这那好十]几|几[乎十百千万]|没(?:什么|多少)")
