@@ -216,3 +216,20 @@ def test_a_topics_own_passages_come_on_top_of_a_works_share(engine):
     assert len(vinaya) > cap and any(m.source == "topic" for m in vinaya)
     counts = Counter((m.layer, m.work) for m in res.materials if m.source != "topic")
     assert all(n <= engine.retriever._work_cap(w) for (_, w), n in counts.items())
+
+
+def test_each_chosen_topic_has_its_own_passage_in_every_layer(engine):
+    """A question of two parts (money, and eating after noon) gets each part's rule in each pane:
+    the main topic no longer takes every topic slot of a layer (the second topic's rule was left to
+    the search ranking, and lost when the main topic was the wrong guess)."""
+    res = engine.ask("出家人可以碰钱吗？过了中午还能吃东西吗？")
+    topics = [m.topic for m in res.selection.topics]
+    assert {"畜錢寶戒", "非時食戒"} <= {t.names[0] for t in topics}
+    r = engine.retriever
+    doc_of = {c.id: d for d, c in enumerate(r.chunks)}
+    for topic in topics[:2]:
+        places = r.places(engine.skeleton.anchors(topic))
+        for layer in ("vinaya", "daoxuan", "yuanzhao"):
+            own = [m for m in res.materials if m.layer == layer and m.source == "topic"
+                   and any(pl.layer == layer and pl.start <= doc_of[m.passage] < pl.end for pl in places)]
+            assert own, (topic.names[0], layer)
