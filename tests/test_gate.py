@@ -28,6 +28,7 @@ def decide(engine, question: str):
     ("破戒的人死后会下哪一层地狱？", "doctrine"),
     ("帮我看看今年的运势，哪天出发最吉利？", "divination"),
     ("南传佛教和汉传佛教，哪个更究竟？", "doctrine"),
+    ("犯了戒还能往生极乐吗？", "doctrine"),        # an offence, but Pure Land is not the Vinaya's
 ])
 def test_out_of_scope_kinds_are_refused_with_a_way_forward(engine, question, kind):
     res = engine.ask(question)
@@ -44,6 +45,7 @@ def test_out_of_scope_kinds_are_refused_with_a_way_forward(engine, question, kin
     "三宝物可以出息吗？",
     "比丘去世以后他的衣钵怎么分？",
     "道宣律师对比丘捉钱是怎么判的？",
+    "破了一条小戒，死后真要堕地狱很多年吗？",      # the retribution of offences: 行事鈔's 篇聚名報
 ])
 def test_vinaya_questions_using_the_same_words_are_answered(engine, question):
     res = engine.ask(question)
@@ -287,3 +289,12 @@ def test_the_corpus_works_titles_frame_a_question_as_the_vinayas():
     for title in ("資持記", "羯磨疏", "行宗記", "量處輕重儀", "毘尼母經"):
         assert gate._vinaya_framed(f"{title}里怎么说？")
     assert not gate._vinaya_framed("要经三大阿僧祇劫才能成佛吗？")
+
+
+def test_a_request_told_of_is_not_a_request_to_the_app():
+    """「我在殿外请师父开示几句」 tells what the asker asked someone else; 「想请法师写一段」 and
+    「能否请师父拟」 ask the reader.  Only the latter can make a question a request for a made-up text."""
+    from nanshan_core.ask.gate import _requests, simplify
+    assert not _requests(simplify("下雨天我撑着伞站在殿外请师父开示几句"))
+    for q in ("想请法师写一段文言", "能否请师父拟一条", "恳请法师补足两行", "请师父替我拟一条", "你帮我补个出处"):
+        assert _requests(simplify(q)), q
