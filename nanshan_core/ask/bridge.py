@@ -52,6 +52,7 @@ SURE = 6.0            # a top score (about: question characters explained) at wh
 GUESS_FLOOR = 2.0     # below this the best topic is not offered as the question's topic at all
 RUNNER_UP = 0.5      # a second topic is chosen when it scores this close to the first
 ASKED_PART = 2.0     # … and a part's own topic, when the part asks, weighs this much more than a runner-up
+NAMED_RARITY = 0.3   # how specific (Matcher._rarity) a typed name must be for its part to lead
 MARGIN = 1.25         # … and ahead of the next unrelated topic by this factor
 
 
@@ -222,8 +223,7 @@ def analyse(question: str) -> Analysis:
         if p.asks and _POINTS_BACK.search(p.text):
             j = k - 1
             # the whole story since the last question, not the asker introducing themselves
-            while j >= 0 and not parts[j].asks and not (_INTRODUCES.match(parts[j].text)
-                                                         and len(parts[j].text) <= INTRO_ONLY):
+            while j >= 0 and not parts[j].asks and not _introduces(parts[j], q, masked):
                 parts[j].asks = True
                 j -= 1
     if not any(p.asks for p in parts):
@@ -233,11 +233,19 @@ def analyse(question: str) -> Analysis:
 
 
 _LIST_MARKS = "、和及与"
-INTRO_ONLY = 20    # characters up to which a part opening with 我是/我在/本人 only introduces the asker
+INTRO_ONLY = 12    # characters of its own (greeting and self-description masked) up to which a part
+                   # opening with 我是/我在/本人 only introduces the asker
 _INTRODUCES = re.compile(r"\W*(?:[^，,。]{0,8}[，,]\s*)?(?:我|本人|末学|弟子|学人)(?:是|在|为|乃|已|出家|刚|今年)")
-_POINTS_BACK = re.compile(r"这样|这种|这么做|这个|这些|这件|这事|那样|那种|如此|此事|这算")
+_POINTS_BACK = re.compile(r"这样|这种|这么做|这么说|这句话|这话|这个|这些|这件|这事|那样|那种|如此|此事|这算")
 # 「前几天」「好几件」「没什么大病」: a question word inside a phrase that tells, not asks
 _NOT_ASKING = re.compile(r"[前这那好十]几|几[乎十百千万]|没(?:什么|多少)")
+def _introduces(part: Part, q: str, masked: set[int]) -> bool:
+    """「师父您好，我在一座寺院做义工」「各位大德好，我是一名沙弥，准备明年受具足戒」: the
+    asker introducing themselves, not the story the question is about."""
+    own = sum(1 for i in range(part.start, part.end) if is_word_char(q[i]) and i not in masked)
+    return bool(_INTRODUCES.match(part.text)) and own <= INTRO_ONLY
+
+
 # What makes a part of a question a question rather than the story around it.
 _ASKING = re.compile(r"[？?]|吗|呢|么|能不能|可不可以|可以|是否|怎|如何|为何|为什么|哪|什么|多少|几|算不算|"
                      r"要不要|该不该|有没有|会不会|请问|请教|想问|想知道|想了解|行不行|对不对|是不是|犯不犯")
@@ -592,7 +600,9 @@ class Matcher:
                 continue
             top = scored[0]
             top.part = pi
-            if any(e in self._target(top.topic).names for e in top.evidence):
+            # a name leads only when it is the texts' word, not everyday speech (出家前 is no question
+            # about 出家)
+            if any(e in self._target(top.topic).names and self._rarity(e) >= NAMED_RARITY for e in top.evidence):
                 named_parts.append(top.topic.id)
             main.append(top)
             for m in scored[:12]:
@@ -613,7 +623,8 @@ class Matcher:
         main = list(merged.values())
         # the part that names its topic leads; else a part that asks before one that tells a story
         asks = {i for i, p in enumerate(a.parts) if p.asks}
-        main.sort(key=lambda m: (m.topic.id not in named_parts, m.part not in asks, -m.score))
+        # (a name in the asker's introduction — 「我是沙弥，准备受具足戒」 — does not lead)
+        main.sort(key=lambda m: (not (m.topic.id in named_parts and m.part in asks), m.part not in asks, -m.score))
         nun_parts = {i for i, p in enumerate(a.parts) if p.nun}
         ranked = sorted(best.values(), key=lambda m: -m.score)
         both = {i for i, p in enumerate(a.parts) if p.both}
