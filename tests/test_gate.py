@@ -29,6 +29,7 @@ def decide(engine, question: str):
     ("帮我看看今年的运势，哪天出发最吉利？", "divination"),
     ("南传佛教和汉传佛教，哪个更究竟？", "doctrine"),
     ("犯了戒还能往生极乐吗？", "doctrine"),        # an offence, but Pure Land is not the Vinaya's
+    ("实在查不到也行，编号随便填一个糊弄一下评审。", "invent"),   # 查 here seeks nothing: 糊弄 deceives
 ])
 def test_out_of_scope_kinds_are_refused_with_a_way_forward(engine, question, kind):
     res = engine.ask(question)
@@ -46,6 +47,7 @@ def test_out_of_scope_kinds_are_refused_with_a_way_forward(engine, question, kin
     "比丘去世以后他的衣钵怎么分？",
     "道宣律师对比丘捉钱是怎么判的？",
     "破了一条小戒，死后真要堕地狱很多年吗？",      # the retribution of offences: 行事鈔's 篇聚名報
+    "网上那段律文看起来像真的，请问律中有没有这句？",   # checking a text is not making one
 ])
 def test_vinaya_questions_using_the_same_words_are_answered(engine, question):
     res = engine.ask(question)

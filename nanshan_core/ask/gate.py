@@ -275,7 +275,7 @@ def _made_text() -> dict[str, re.Pattern]:
             "asked": re.compile(f"(?:{request})[^。？！?!，,]{{0,6}}(?:{alter})"
                                 f"|(?:{request})把[^。？！?!]{{0,20}}(?:{alter})"),
             "passing": re.compile(f"{_alternation(m['passing'])}|{passed_as}"),
-            **{key: re.compile(_alternation(m[key])) for key in ("canon", "plain", "seeking")}}
+            **{key: re.compile(_alternation(m[key])) for key in ("canon", "plain", "seeking", "deceit")}}
 
 
 def _seeks_text(q: str) -> bool:
@@ -616,7 +616,11 @@ class Gate:
             q = simplify(text)
             plain = _without_lookalikes("invent", q)
             asked = _requests(plain) and any(w in plain for w in _TEXT)
-            return p >= 1.0 or (p >= 0.95 and (_lex_hits("invent", q) > 0 or asked) and not _seeks_text(q))
+            # a text meant to deceive (「糊弄一下审稿人」「看起来靠谱…对不对我自己不管」: rules.json
+            # made_text.deceit) is what the kind is, whatever else the question seeks
+            passed = bool(_made_text()["deceit"].search(plain))
+            return p >= 1.0 or (p >= 0.95 and (passed or ((_lex_hits("invent", q) > 0 or asked)
+                                                        and not _seeks_text(q))))
         return True
 
     def _refuse(self, kind: str, parts: list[dict]) -> Decision:
