@@ -379,9 +379,12 @@ class Retriever:
         topic gets more of the layer than the others."""
         fit = fit or {}
         out: list[tuple] = []
+        slots = slots or TOPIC_SLOTS
+        # a question about one topic only gives it one more slot (its 四分律 anchor and the asked
+        # detail, and the other Vinayas' rule; 資持記 beside 行宗記), as before topics shared them
+        alone = 1 if len(topic_places) == 1 and slots == TOPIC_SLOTS else 0
         for rank, places in enumerate(topic_places):
-            slots = slots or TOPIC_SLOTS
-            cap = slots[min(rank, len(slots) - 1)]
+            cap = slots[min(rank, len(slots) - 1)] + (alone if rank == 0 else 0)
             mine: list[tuple] = []
             spare: list[int] = []
             for pl in places:
