@@ -220,7 +220,11 @@ def analyse(question: str) -> Analysis:
     # 「……结夏安居了。这个规矩最初是因为什么定下来的？」: a part that asks about "this" asks
     # about the story before it, which is then part of the question, not only its scene
     for k, p in enumerate(parts):
-        if p.asks and _POINTS_BACK.search(p.text):
+        back = _POINTS_BACK.search(p.text) if p.asks else None
+        # … when "this" opens the part (「请问我这样…」「想了解一下，这个规矩…」); after a story of
+        # its own (「有位师父…自己拿着卡取钱，这样如法吗」) it points at that story
+        if back and sum(1 for i in range(p.start, p.start + back.start())
+                        if is_word_char(q[i]) and i not in masked) <= POINT_LEAD:
             j = k - 1
             # the whole story since the last question, not the asker introducing themselves
             while j >= 0 and not parts[j].asks and not _introduces(parts[j], q, masked):
@@ -233,6 +237,7 @@ def analyse(question: str) -> Analysis:
 
 
 _LIST_MARKS = "、和及与"
+POINT_LEAD = 10   # characters of its own before 这样/这个 up to which a part points outside itself
 INTRO_ONLY = 12    # characters of its own (greeting and self-description masked) up to which a part
                    # opening with 我是/我在/本人 only introduces the asker
 _INTRODUCES = re.compile(r"\W*(?:[^，,。]{0,8}[，,]\s*)?(?:我|本人|末学|弟子|学人)(?:是|在|为|乃|已|出家|刚|今年)")
