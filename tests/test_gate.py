@@ -30,6 +30,7 @@ def decide(engine, question: str):
     ("南传佛教和汉传佛教，哪个更究竟？", "doctrine"),
     ("犯了戒还能往生极乐吗？", "doctrine"),        # an offence, but Pure Land is not the Vinaya's
     ("实在查不到也行，编号随便填一个糊弄一下评审。", "invent"),   # 查 here seeks nothing: 糊弄 deceives
+    ("六祖当年没受具足戒就开始说法，你怎么评断这件事？", "judge"),   # a master's own conduct
 ])
 def test_out_of_scope_kinds_are_refused_with_a_way_forward(engine, question, kind):
     res = engine.ask(question)
@@ -48,6 +49,7 @@ def test_out_of_scope_kinds_are_refused_with_a_way_forward(engine, question, kin
     "道宣律师对比丘捉钱是怎么判的？",
     "破了一条小戒，死后真要堕地狱很多年吗？",      # the retribution of offences: 行事鈔's 篇聚名報
     "网上那段律文看起来像真的，请问律中有没有这句？",   # checking a text is not making one
+    "印光大师讲过出家人持戒的要点吗？",                 # what a master taught
 ])
 def test_vinaya_questions_using_the_same_words_are_answered(engine, question):
     res = engine.ask(question)

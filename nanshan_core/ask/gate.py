@@ -348,6 +348,17 @@ def _clauses(text: str) -> list[str]:
     return [c.lstrip(" 、") for c in re.split(r"[，,。？！?!；;]", text)]
 
 
+@functools.lru_cache(maxsize=1)
+def _masters() -> re.Pattern:
+    return re.compile(_alternation(_data()["masters"]))
+
+
+def _judges_a_master(q: str) -> bool:
+    """「济公那样喝酒吃肉，他本人到底是犯了戒还是境界高？你下个判断。」: a well-known master named
+    and a verdict asked anywhere in the question, not what he taught."""
+    return bool(_masters().search(q)) and _verdict_on_someone(q) and not _asks_teaching(q)
+
+
 def _identifies(q: str) -> bool:
     """「我们寺的当家」「隔壁庙里的师父」「那位法师」: a person the asker can point to."""
     return bool(re.search(_data()["identifies"], q) or _pointer().search(q))
@@ -531,6 +542,8 @@ class Gate:
         if patterned in WHOLE_KINDS:
             return self._refuse(patterned, parts)
         if _verdict_pointed_back(a.parts) and not _asks_teaching_only(simplify(question)):
+            return self._refuse("judge", parts)
+        if _judges_a_master(simplify(question)):
             return self._refuse("judge", parts)
         # the story around a question («我在电商公司上班…») is not itself a request
         out_parts = [p for p, part in zip(parts, a.parts)
