@@ -167,6 +167,14 @@ _FOLLOW_UP = re.compile(r"处理|处置|对待|对治|解决|办|做|算|判|罪
 _MONKS = re.compile(r"比丘(?!尼)|和尚|沙弥(?!尼)")
 _MONKS_TOO = re.compile(r"比丘(?!尼)|大僧|僧尼|男众|二众|两众|二部")
 _STOPS = re.compile(r"[？?！!。；;\n]+")
+_LIST_MARKS = "、和及与"     # a list goes on after these: 「衣钵、一些钱、还有几件家具」 is one part
+# 「前几天」「好几件」「没什么大病」: a question word inside a phrase that tells, not asks
+_NOT_ASKING = re.compile(r"[前这那好十]几|几[乎十百千万]|没(?:什么|多少)")
+_POINTS_BACK = re.compile(r"这样|这种|这么做|这么说|这句话|这话|这个|这些|这件|这事|那样|那种|如此|此事|这算")
+POINT_LEAD = 10    # characters of its own before 这样/这个 up to which a part points outside itself
+_INTRODUCES = re.compile(r"\W*(?:[^，,。]{0,8}[，,]\s*)?(?:我|本人|末学|弟子|学人)(?:是|在|为|乃|已|出家|刚|今年)")
+INTRO_ONLY = 12    # characters of its own (greeting and self-description masked) up to which a part
+                   # opening with 我是/我在/本人 only introduces the asker
 
 
 def analyse(question: str) -> Analysis:
@@ -179,17 +187,8 @@ def analyse(question: str) -> Analysis:
     for m in _STOPS.finditer(q):
         cuts.add(m.end())
     for m in _splitters().finditer(q):
-        # 「……吗？另外想问」 opens a part; 「几个师父另外出去吃饭」 (separately) does not: an opener
-        # opens a part only at the start of a clause
-        # (a list goes on after 、: 「衣钵、一些钱、还有几件家具」 is one part; and after a comma only
-        # a sentence that has asked ends a part: 「……可以吗，还有……」, not 「他留下的衣服、钵，还有房里的床」)
-        k = m.start()
-        if k == 0 or q[k - 1] in "？?！!。；;\n":
-            cuts.add(k)
-        elif not is_word_char(q[k - 1]) and q[k - 1] not in _LIST_MARKS:
-            clause = q[max(c for c in cuts if c < k):k]
-            if _ASKING.search(_NOT_ASKING.sub("", clause)):
-                cuts.add(k)
+        if _opens_part(q, m.start(), cuts):
+            cuts.add(m.start())
     bounds = sorted(cuts)
     parts: list[Part] = []
     for a, b in zip(bounds, bounds[1:]):
@@ -209,7 +208,7 @@ def analyse(question: str) -> Analysis:
         parts = [Part(0, len(q), q)]
     whole_nun = bool(_nun_words().search(q))
     for p in parts:
-        p.asks = bool(_ASKING.search(_NOT_ASKING.sub("", p.text)))
+        p.asks = _asks(p.text)
         if _nun_words().search(p.text):
             p.nun = True
             p.both = bool(_MONKS_TOO.search(p.text))
@@ -217,33 +216,46 @@ def analyse(question: str) -> Analysis:
             p.nun = False            # this part is about monks, whatever the rest says
         else:                        # nuns, when the question speaks of nuns and not of monks too
             p.nun = whole_nun and not _MONKS.search(q)
-    # 「……结夏安居了。这个规矩最初是因为什么定下来的？」: a part that asks about "this" asks
-    # about the story before it, which is then part of the question, not only its scene
-    for k, p in enumerate(parts):
-        back = _POINTS_BACK.search(p.text) if p.asks else None
-        # … when "this" opens the part (「请问我这样…」「想了解一下，这个规矩…」); after a story of
-        # its own (「有位师父…自己拿着卡取钱，这样如法吗」) it points at that story
-        if back and sum(1 for i in range(p.start, p.start + back.start())
-                        if is_word_char(q[i]) and i not in masked) <= POINT_LEAD:
-            j = k - 1
-            # the whole story since the last question, not the asker introducing themselves
-            while j >= 0 and not parts[j].asks and not _introduces(parts[j], q, masked):
-                parts[j].asks = True
-                j -= 1
+    _ask_about_the_story(parts, q, masked)
     if not any(p.asks for p in parts):
         for p in parts:
             p.asks = True
     return Analysis(question, q, masked, parts, bool(_nun_words().search(q)))
 
 
-_LIST_MARKS = "、和及与"
-POINT_LEAD = 10   # characters of its own before 这样/这个 up to which a part points outside itself
-INTRO_ONLY = 12    # characters of its own (greeting and self-description masked) up to which a part
-                   # opening with 我是/我在/本人 only introduces the asker
-_INTRODUCES = re.compile(r"\W*(?:[^，,。]{0,8}[，,]\s*)?(?:我|本人|末学|弟子|学人)(?:是|在|为|乃|已|出家|刚|今年)")
-_POINTS_BACK = re.compile(r"这样|这种|这么做|这么说|这句话|这话|这个|这些|这件|这事|那样|那种|如此|此事|这算")
-# 「前几天」「好几件」「没什么大病」: a question word inside a phrase that tells, not asks
-_NOT_ASKING = re.compile(r"[前这那好十]几|几[乎十百千万]|没(?:什么|多少)")
+def _opens_part(q: str, k: int, cuts: set[int]) -> bool:
+    """Does the part opener (另外, 还有 …) at ``k`` open a part?  「……吗？另外想问」 does;
+    「几个师父另外出去吃饭」 (separately) does not: only at the start of a clause.  A list goes on
+    after 、 (「衣钵、一些钱、还有几件家具」), and after a comma only a sentence that has asked
+    ends a part (「……可以吗，还有……」, not 「他留下的衣服、钵，还有房里的床」)."""
+    if k == 0 or q[k - 1] in "？?！!。；;\n":
+        return True
+    if is_word_char(q[k - 1]) or q[k - 1] in _LIST_MARKS:
+        return False
+    return _asks(q[max(c for c in cuts if c < k):k])
+
+
+def _asks(text: str) -> bool:
+    return bool(_ASKING.search(_NOT_ASKING.sub("", text)))
+
+
+def _ask_about_the_story(parts: list[Part], q: str, masked: set[int]) -> None:
+    """「……结夏安居了。这个规矩最初是因为什么定下来的？」: a part that asks about "this" asks about
+    the story before it, which is then part of the question, not only its scene — when "this"
+    opens the part (「请问我这样…」「想了解一下，这个规矩…」); after a story of its own (「有位师父…
+    自己拿着卡取钱，这样如法吗」) it points at that story.  The whole story since the last question
+    is asked about, not the asker introducing themselves."""
+    for k, p in enumerate(parts):
+        back = _POINTS_BACK.search(p.text) if p.asks else None
+        if not back or sum(1 for i in range(p.start, p.start + back.start())
+                           if is_word_char(q[i]) and i not in masked) > POINT_LEAD:
+            continue
+        j = k - 1
+        while j >= 0 and not parts[j].asks and not _introduces(parts[j], q, masked):
+            parts[j].asks = True
+            j -= 1
+
+
 def _introduces(part: Part, q: str, masked: set[int]) -> bool:
     """「师父您好，我在一座寺院做义工」「各位大德好，我是一名沙弥，准备明年受具足戒」: the
     asker introducing themselves, not the story the question is about."""
