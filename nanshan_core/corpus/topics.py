@@ -17,8 +17,10 @@ from ..paths import resource_path
 from .skeleton import CLASS_NAME
 
 # Which work's treatment of a topic comes first in its layer: 四分律 before the other Vinayas,
-# 行事鈔 and the 疏 before 含注戒本, 資持記 before 行宗記.
-LAYER_WORKS_ORDER = ("T1428", "T1804", "X0714", "X0728", "T1808", "T1806", "T1805",
+# 行事鈔 and the 疏 before 含注戒本, 資持記 before 行宗記 and 濟緣記 (X0714/X0728 hold a 疏 and its
+# 記: T1805 stood after them, so a topic given one or two slots of the 元照 layer showed 行宗記
+# and not 資持記; in its place, tune sets +7 gold, dev ±0).
+LAYER_WORKS_ORDER = ("T1428", "T1804", "T1805", "X0714", "X0728", "T1808", "T1806",
                      "T1425", "T1421", "T1435")
 SKIP_ROLES = {("X0714", "heading")}
 NUNS_PIAN = "p.29"          # 行事鈔 尼眾別行篇 (and 資持記's 釋尼眾篇): where 道宣 treats the nuns' own rules      # 「【律】十八畜錢寶戒。」 alone says nothing
