@@ -31,6 +31,7 @@ def decide(engine, question: str):
     ("犯了戒还能往生极乐吗？", "doctrine"),        # an offence, but Pure Land is not the Vinaya's
     ("实在查不到也行，编号随便填一个糊弄一下评审。", "invent"),   # 查 here seeks nothing: 糊弄 deceives
     ("六祖当年没受具足戒就开始说法，你怎么评断这件事？", "judge"),   # a master's own conduct
+    ("头痛得厉害，喝浓茶能不能顶过去？", "medical"),   # leave asked for an outcome, not a Vinaya act
 ])
 def test_out_of_scope_kinds_are_refused_with_a_way_forward(engine, question, kind):
     res = engine.ask(question)

@@ -62,7 +62,8 @@ def _requests(plain: str) -> bool:
     return any(w in _TOLD_REQUEST.sub("", plain) for w in _REQUEST)
 
 
-_LEAVE = re.compile(r"(可以|可不可以|能不能|能否|还能|允许|允不允许|开不开).{0,12}(吗|么|？|\?|$)")
+_LEAVE = re.compile(r"(可以|可不可以|能不能|能否|还能|允许|允不允许|开不开)(.{0,12}?)(吗|么|？|\?|$)")
+ACT_SUBJECT = 2.5        # topic evidence of the act leave is asked for (喝点糖水) at which the Vinaya rules on it
 
 
 @dataclass(frozen=True)
@@ -600,8 +601,7 @@ class Gate:
                 out.append(p)
         return out
 
-    @staticmethod
-    def _asks_leave(out_parts: list[dict], question: str) -> bool:
+    def _asks_leave(self, out_parts: list[dict], question: str) -> bool:
         """「过了中午胃疼，可以喝点糖水吗？」: asking whether something is allowed, about a Vinaya
         subject, without asking advice for oneself, is the Vinaya's own question (開遮) — the
         symptom or the thing's domain is only its occasion; a note covers that part.  So is asking
@@ -614,7 +614,17 @@ class Gate:
             return False
         if any(w in q for w in _text_words()):
             return True                   # what the texts or their masters say of it (元照…往生)
-        return bool(_LEAVE.search(q)) and not any(p["p"] >= 1.0 for p in out_parts)
+        leave = _LEAVE.search(q)
+        return bool(leave) and not any(p["p"] >= 1.0 for p in out_parts) and self._act_is_vinaya(leave.group(2))
+
+    def _act_is_vinaya(self, act: str) -> bool:
+        """Is what leave is asked for a thing the Vinaya rules on (喝点糖水: 非時漿), not an outcome
+        or an act of another domain (「盐水漱口能不能扛过去」, 「功德款能不能做国债逆回购」)?"""
+        if self.matcher is None or len(act) < 2:
+            return True
+        from .bridge import analyse
+        a = analyse(act)
+        return any(m.score >= ACT_SUBJECT for p in a.parts for m in self.matcher.score_part(a, p))
 
     def _out_of_scope(self, kind: str, p: float, text: str) -> bool:
         """Is a text (part) of an out-of-scope kind?  A verdict needs someone to be judged; an
