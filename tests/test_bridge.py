@@ -26,6 +26,15 @@ def test_framing_and_address_are_never_the_topic(engine):
     assert m.confidence < 0.5 and not m.sure
 
 
+def test_the_frame_of_what_is_asked_is_no_topic(engine):
+    # 「要注意什么」 frames every practical question; as words it met 行摩那埵法's phrasing
+    # 「行摩那埵要注意什么」 and made it the topic of a question about lodging on a journey
+    a = bridge.analyse("出门在外住宿的时候要注意什么？")
+    assert "要注意什么" in "".join(a.simple[i] for i in sorted(a.masked))
+    m, ids = top(engine, "出门在外住宿的时候要注意什么？")
+    assert "k.13.manatta" not in ids[:3] and "行摩那埵法" not in [x.topic.names[0] for x in m.chosen()]
+
+
 def test_a_topic_the_question_names_outranks_incidental_words(engine):
     m, ids = top(engine, "非时食戒要怎么持？早上赶车来不及吃饭怎么办？")
     assert ids[0] == "m.pc.37" and m.sure
