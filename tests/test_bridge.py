@@ -70,6 +70,15 @@ def test_a_question_with_no_clear_topic_says_so_and_offers_choices(engine):
     assert d["confidence"] is not None and d["topics"] == [] or d["confidence"] < 0.5
 
 
+def test_a_topic_met_only_by_shared_characters_is_offered_not_asserted(engine):
+    # 「东西」 meets 大盜戒's phrasings and BM25 alike: a likely topic, not a clear one — the answer
+    # says so and offers the closest topics, and still shows each guessed topic's own passages
+    res = engine.ask("别人送的东西能不能收？")
+    d = res.to_json()
+    assert d["confidence"] < 0.5 and len(d["suggestions"]) >= 2
+    assert res.materials and any(m.source == "topic" for m in res.materials)
+
+
 def test_choosing_a_topic_asks_about_it(engine):
     res = engine.ask("这个怎么算？", topics=["m.pc.37"])
     d = res.to_json()

@@ -52,6 +52,7 @@ SURE = 6.0            # a top score (about: question characters explained) at wh
 GUESS_FLOOR = 2.0     # below this the best topic is not offered as the question's topic at all
 RUNNER_UP = 0.5      # a second topic is chosen when it scores this close to the first
 ASKED_PART = 2.0     # … and a part's own topic, when the part asks, weighs this much more than a runner-up
+LOOSE_TRUST = 0.5    # what evidence from shared characters counts for in a topic's confidence
 NAMED_RARITY = 0.3   # how specific (Matcher._rarity) a typed name must be for its part to lead
 MARGIN = 1.25         # … and ahead of the next unrelated topic by this factor
 
@@ -686,7 +687,10 @@ class Matcher:
         lead = main[0]
         rivals = [m for m in ranked if m.topic.id != lead.topic.id and not _related(m.topic, lead.topic)]
         second = rivals[0].score if rivals else 0.0
-        strength = min(1.0, lead.score / SURE)
+        # evidence of shared characters only (the loose and fuzzy channels) makes a topic likely,
+        # not clear: 「别人送的东西能不能收」 meets 大盜戒 through 东西 alone
+        evidence = lead.score - (1.0 - LOOSE_TRUST) * (lead.loose + lead.fuzzy)
+        strength = min(1.0, evidence / SURE)
         lead_ok = 1.0 if lead.score >= MARGIN * second else (lead.score / max(second, 1e-6)) / MARGIN
         return round(strength * lead_ok, 2)
 

@@ -26,7 +26,6 @@ from .retrieve import LAYERS, OTHER, Material, Retriever
 from .terms import Selection
 
 MAX_QUESTION = 1200      # characters: a long post with greetings, a story and several parts still fits
-SURE_PLACES = 0.5       # confidence from which a topic's places take their full share of a layer
 
 
 @dataclass
@@ -190,7 +189,7 @@ class Engine:
         if terms is not None:
             sel = terms_mod.user_terms(question, terms, decision)
             if sel.refusal is None:
-                sel.topics = matches.chosen() if matches.sure else matches.chosen()[:2]
+                sel.topics = matches.chosen()
                 sel.confidence = matches.confidence
                 sel.suggestions = matches.suggestions()
         else:
@@ -233,9 +232,8 @@ class Engine:
         result.clues = clue_mod.fire(words, weights=weights)
         result.clue_coords = clue_mod.coords_for(result.clues)
         places = [self.retriever.places(self.skeleton.anchors(m.topic)) for m in result.selection.topics]
-        sure = (result.selection.confidence or 0) >= SURE_PLACES
         context = self.question_context(result.question)
         result.materials = self.retriever.retrieve(result.selection.texts, result.clue_coords,
                                                    result.selection.weights, result.selection.concepts,
-                                                   places, sure=sure, context=context)
+                                                   places, context=context)
         timing["retrieve"] = (time.perf_counter() - t) * 1000

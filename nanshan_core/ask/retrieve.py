@@ -302,7 +302,7 @@ class Retriever:
     # -- assembling materials ---------------------------------------------------
     def retrieve(self, terms: list[str], clue_coords: list[str] | None = None,
                  weights: list[float] | None = None, concepts: list[str] | None = None,
-                 topic_places: list[list["Place"]] | None = None, sure: bool = True,
+                 topic_places: list[list["Place"]] | None = None,
                  context: "Context | None" = None) -> list[Material]:
         """Materials per layer.  ``topic_places``: for each chosen topic (the main one first) the
         places where the layers treat it (see topic_places): they come first, and a passage
@@ -330,7 +330,7 @@ class Retriever:
             if context is not None:
                 fit = self._section_fit(ranking, context, [pl for places in topic_places for pl in places
                                                       if pl.layer == layer])
-            firsts = self._topic_picks(layer, topic_places, ranking, TOPIC_SLOTS if sure else UNSURE_SLOTS, fit)
+            firsts = self._topic_picks(layer, topic_places, ranking, TOPIC_SLOTS, fit)
             chosen[layer] = self._pick(layer, clue_docs, ranking, firsts)
         chosen[OTHER] = self.other_picks(scored)
         picked = {doc for layer in (*LAYERS, OTHER) for doc, _, _, _ in chosen[layer]}
@@ -711,7 +711,6 @@ FIT_ALONE = 0.7                 # … and how well a passage without any term mu
 # main topic of an unseen question is a wrong guess about one time in four); tune sets +12 gold
 # with topic_share 0.5, dev ±0 (2/2/1 with 0.625: tune +17 but dev −2)
 TOPIC_SLOTS = (2, 1, 1)
-UNSURE_SLOTS = (1, 1)           # … when the topic is only a best guess
 
 
 @dataclass(frozen=True)

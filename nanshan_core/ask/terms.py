@@ -340,10 +340,10 @@ def select(question: str, df_share=None, matches=None, decision=None) -> Selecti
         for t in e.terms[:share]:
             add(t, "glossary", e.id, weight)
     # the topics' own words come after the reader's classical words and the glossary's: the topic
-    # reaches its passages through its places (retrieve.Place) already; unsure topics add one word
+    # reaches its passages through its places (retrieve.Place) already.  Topics that are only a
+    # best guess are answered about all the same (each with its own passages: a hedge costs the
+    # reader less than a wrong single guess) and the answer offers them as choices (「您是否想问」)
     chosen = matches.chosen() if matches is not None and matches.ranked else []
-    if matches is not None and not matches.sure:
-        chosen = chosen[:1]
     sure = matches is not None and matches.sure
     for m, share, weight in zip(chosen, TOPIC_TERMS, TOPIC_WEIGHTS):
         weight = weight if sure else weight * 0.7
