@@ -330,7 +330,7 @@ class Retriever:
             if context is not None:
                 fit = self._section_fit(ranking, context, [pl for places in topic_places for pl in places
                                                       if pl.layer == layer])
-            firsts = self._topic_picks(layer, topic_places, ranking, TOPIC_SLOTS, fit)
+            firsts = self._topic_picks(layer, topic_places, ranking, fit)
             chosen[layer] = self._pick(layer, clue_docs, ranking, firsts)
         chosen[OTHER] = self.other_picks(scored)
         picked = {doc for layer in (*LAYERS, OTHER) for doc, _, _, _ in chosen[layer]}
@@ -373,18 +373,17 @@ class Retriever:
         return self._pick(OTHER, [], ranking)
 
     def _topic_picks(self, layer: str, topic_places: list[list["Place"]], ranking: dict,
-                     slots: tuple = None, fit: dict[int, float] | None = None) -> list[tuple]:
+                     fit: dict[int, float] | None = None) -> list[tuple]:
         """A topic's own passages in this layer: where each work treats it, and the passage of
         that treatment the terms and the question's own words (``fit``) point to; the main
         topic gets more of the layer than the others."""
         fit = fit or {}
         out: list[tuple] = []
-        slots = slots or TOPIC_SLOTS
         # a question about one topic only gives it one more slot (its 四分律 anchor and the asked
         # detail, and the other Vinayas' rule; 資持記 beside 行宗記), as before topics shared them
-        alone = 1 if len(topic_places) == 1 and slots == TOPIC_SLOTS else 0
+        alone = 1 if len(topic_places) == 1 else 0
         for rank, places in enumerate(topic_places):
-            cap = slots[min(rank, len(slots) - 1)] + (alone if rank == 0 else 0)
+            cap = TOPIC_SLOTS[min(rank, len(TOPIC_SLOTS) - 1)] + (alone if rank == 0 else 0)
             mine: list[tuple] = []
             spare: list[int] = []
             for pl in places:
