@@ -63,7 +63,6 @@ def _requests(plain: str) -> bool:
 
 
 _LEAVE = re.compile(r"(可以|可不可以|能不能|能否|还能|允许|允不允许|开不开)(.{0,12}?)(吗|么|？|\?|$)")
-ACT_SUBJECT = 2.5        # topic evidence of the act leave is asked for (喝点糖水) at which the Vinaya rules on it
 
 
 @dataclass(frozen=True)
@@ -542,9 +541,10 @@ class Gate:
         # Vinaya-like the rest of the question is
         if patterned in WHOLE_KINDS:
             return self._refuse(patterned, parts)
-        if _verdict_pointed_back(a.parts) and not _asks_teaching_only(simplify(question)):
+        q = a.simple                      # the question simplified, as the analysis read it
+        if _verdict_pointed_back(a.parts) and not _asks_teaching_only(q):
             return self._refuse("judge", parts)
-        if _judges_a_master(simplify(question)):
+        if _judges_a_master(q):
             return self._refuse("judge", parts)
         # the story around a question («我在电商公司上班…») is not itself a request
         out_parts = [p for p, part in zip(parts, a.parts)
@@ -558,7 +558,7 @@ class Gate:
         if whole:
             return self._refuse(whole[0]["kind"], parts)
         silent = silent_things(question)
-        advice = any(w in simplify(question) for w in _advice_words())
+        advice = any(w in q for w in _advice_words())
         # a thing the texts never name, asked of the Vinaya (出家人能不能用微信支付); the same thing
         # asked for one's own advice with no word of the Vinaya (信用卡分期和网贷哪个利息低) is not.
         # The topic evidence of an out-of-scope part is no sign of the Vinaya here: the thing
@@ -569,7 +569,7 @@ class Gate:
         if not out_parts:
             return Decision("answer", parts=parts)
         kind = max(out_parts, key=lambda p: p["p"])["kind"]
-        if in_scope or self._asks_leave(out_parts, question):
+        if in_scope or self._asks_leave(out_parts, q):
             return Decision("scope_note", kind, _data()["kinds"][kind]["note"], parts=parts)
         return self._refuse(kind, parts)
 
@@ -601,15 +601,14 @@ class Gate:
                 out.append(p)
         return out
 
-    def _asks_leave(self, out_parts: list[dict], question: str) -> bool:
+    def _asks_leave(self, out_parts: list[dict], q: str) -> bool:
         """「过了中午胃疼，可以喝点糖水吗？」: asking whether something is allowed, about a Vinaya
         subject, without asking advice for oneself, is the Vinaya's own question (開遮) — the
         symptom or the thing's domain is only its occasion; a note covers that part.  So is asking
         what the texts or their masters say of it (「元照在资持记里怎么把持戒跟念佛往生联系起来」),
-        which a pattern alone (念佛…往生) must not turn away."""
+        which a pattern alone (念佛…往生) must not turn away.  ``q``: the question, simplified."""
         if any(p["kind"] in WHOLE_KINDS or p["subject"] < SUBJECT_AT for p in out_parts):
             return False
-        q = simplify(question)
         if any(w in q for w in _advice_words()):
             return False
         if any(w in q for w in _text_words()):
@@ -624,7 +623,9 @@ class Gate:
             return True
         from .bridge import analyse
         a = analyse(act)
-        return any(m.score >= ACT_SUBJECT for p in a.parts for m in self.matcher.score_part(a, p))
+        # any evidence, loose included (unlike _subjects, which caps it): an act's few characters
+        # rarely name a topic outright
+        return any(m.score >= SUBJECT_AT for p in a.parts for m in self.matcher.score_part(a, p))
 
     def _out_of_scope(self, kind: str, p: float, text: str) -> bool:
         """Is a text (part) of an out-of-scope kind?  A verdict needs someone to be judged; an
