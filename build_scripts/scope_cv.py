@@ -77,6 +77,9 @@ def decide_held_out(engine: Engine, splits: list[tuple[list[dict], list[dict]]],
             elif r["label"] == "answer" and outcome == "refuse":
                 stats["wrongly_refused"] += 1
                 print(f"  误拒（alpha {alpha}）：{r['question']}")
+            elif r["label"] == "answer" and outcome == "scope_note":
+                stats["wrongly_noted"] += 1      # answered, but with a note that part is out of scope
+                print(f"  误加范围说明（alpha {alpha}）：{r['question']}")
             elif r["label"] == outcome:          # scope_note, silent
                 stats[f"{outcome}_ok"] += 1
     return stats
@@ -105,7 +108,7 @@ def main() -> int:
     for alpha in args.alpha:
         s = run_by_file(engine, rows, alpha) if args.by_file else run(engine, rows, alpha, args.folds)
         print(f"alpha {alpha}: 拒答 {s['refused']}/{s['refuse']}（含范围说明 {s['refused_or_noted']}），"
-              f"误拒 {s['wrongly_refused']}/{s['answer']}，范围说明 {s['scope_note_ok']}/{s['scope_note']}，"
+              f"误拒 {s['wrongly_refused']}/{s['answer']}（误加范围说明 {s['wrongly_noted']}），范围说明 {s['scope_note_ok']}/{s['scope_note']}，"
               f"无明文 {s['silent_ok']}/{s['silent']}")
         kinds = sorted(k[3:] for k in s if k.startswith("of:"))
         print("  各类拒答：" + "；".join(f"{k} {s['ok:' + k]}/{s['of:' + k]}" for k in kinds))

@@ -150,6 +150,12 @@ _OFFENCE_REPAID = re.compile(r"[犯破](?:了|过|个|一|条|这|那|些|根本
                              r".{0,12}(?:地狱|泥犁|罪报|果报|报应)")
 
 
+# 「他要是签字同意停药，算不算犯了杀戒？」: whether an act is an offence is the Vinaya's own
+# question, whatever domain the act comes from (a verdict on a person pointed at is not: judge)
+_OFFENCE_ASKED = re.compile(r"(?:算不算|算是|是不是|是否|会不会|犯不犯|有没有|算)(?:犯|破)"
+                            r"|犯(?:了)?(?:什么|哪)|[犯破][了过]?[^，。？！]{0,2}戒(?:吗|么|呢|？|\?)")
+
+
 def _has_vinaya_word(q: str) -> bool:
     """Does a (simplified) text hold a word of the Vinaya, once the modern words that only
     contain one are blanked?  法律上 is not 律上, 纪律 not 律."""
@@ -349,6 +355,11 @@ def _clauses(text: str) -> list[str]:
 
 
 @functools.lru_cache(maxsize=1)
+def _new_question() -> re.Pattern:
+    return re.compile(_alternation(_data()["new_question"]))
+
+
+@functools.lru_cache(maxsize=1)
 def _masters() -> re.Pattern:
     return re.compile(_alternation(_data()["masters"]))
 
@@ -425,11 +436,23 @@ def _verdict_on_someone(q: str) -> bool:
     asks whether the practice (这样…) is an offence — the Vinaya's own question — unless that
     clause speaks of the person again (这样的师父…, 他这样…).  A verdict with no subject at all
     (「我们寺的当家天天打麻将，是不是破戒了」) is asked of the person pointed at."""
+    q = "。".join(_asking_sentences(q))
     asked = [c for c in _clauses(q) if _verdict().search(c)]
     if not asked:
         return bool(_verdict().search(q))     # a verdict phrase across a comma
     return any(not _PRACTICE.match(_ADDRESSEE.sub("", c).lstrip(" ，,")) or _anaphor().match(c)
                or _names_the_person(c) for c in asked)
+
+
+_PLEA = re.compile(r"\W*(?:请|烦请|恳请|劳烦|麻烦|拜托)")     # 「请法师就她本人给个评价。」
+
+
+def _asking_sentences(q: str) -> list[str]:
+    """The sentences of a text that ask or request something: 「可他一直不肯表态，只说…。」
+    tells what the asker's brother did, it asks no verdict of anyone."""
+    from .bridge import _asks
+    return [s for s in re.split(r"(?<=[。！？?!；;])", q)
+            if s.strip() and (_asks(s) or _requests(s) or _PLEA.match(s))]
 
 
 @functools.lru_cache(maxsize=1)
@@ -483,9 +506,9 @@ class Gate:
         asker wants advice for a situation of their own (我…怎么办, 要不要) or the question has
         no Vinaya framing at all (律, 戒, 比丘, a matched topic)."""
         kind = pattern_kind(text)
-        if kind:
-            return kind, 1.0
         q = simplify(text)
+        if kind and not (kind not in WHOLE_KINDS and _OFFENCE_ASKED.search(q)):
+            return kind, 1.0
         post = self.nb.posterior(text)
         lex = {k: _lex_hits(k, q) for k in KINDS}
         # a word of the Vinaya, or the bridge found the Vinaya's own topic in it (叉腰, 背请)
@@ -547,8 +570,9 @@ class Gate:
         if _judges_a_master(q):
             return self._refuse("judge", parts)
         # the story around a question («我在电商公司上班…») is not itself a request
-        out_parts = [p for p, part in zip(parts, a.parts)
-                     if (part.asks or len(parts) == 1) and self._out_of_scope(p["kind"], p["p"], p["text"])]
+        out_parts = [p for i, (p, part) in enumerate(zip(parts, a.parts))
+                     if (part.asks or len(parts) == 1) and self._out_of_scope(p["kind"], p["p"], p["text"])
+                     and not self._goes_on_asking(parts, a.parts, i)]
         in_scope = self._in_scope(parts, a.parts, out_parts)
         # no part alone is out of scope, none is the Vinaya's, and the whole question is of a
         # kind: 「开悟之后还有没有烦恼？顿悟与渐修是什么关系？」 spreads its domain over two parts
@@ -557,7 +581,8 @@ class Gate:
         whole = [p for p in out_parts if p["kind"] in WHOLE_KINDS]
         if whole:
             return self._refuse(whole[0]["kind"], parts)
-        silent = silent_things(question)
+        # a thing of a story part (「坐了一天高铁」 on the way to the question) is not asked about
+        silent = silent_things("".join(part.text for part in a.parts if part.asks) or question)
         advice = any(w in q for w in _advice_words())
         # a thing the texts never name, asked of the Vinaya (出家人能不能用微信支付); the same thing
         # asked for one's own advice with no word of the Vinaya (信用卡分期和网贷哪个利息低) is not.
@@ -600,6 +625,22 @@ class Gate:
             if p["subject"] >= SUBJECT_AT or _vinaya_framed(p["text"]) or faint:
                 out.append(p)
         return out
+
+    @staticmethod
+    def _goes_on_asking(parts: list[dict], analysed, i: int) -> bool:
+        """「受比丘戒需要几位师父在场？在偏远地方凑不齐人怎么办？」: a part right after a Vinaya
+        question that the classifier alone, with no word of any kind's domain and no pattern,
+        calls out of scope goes on asking that question (its case, its exception)."""
+        if i == 0:
+            return False
+        before, p = parts[i - 1], parts[i]
+        if p["kind"] in WHOLE_KINDS or _new_question().match(p["text"].lstrip(" ，,、")):
+            return False
+        # the question before must have a Vinaya subject: 「出家人能不能买商业医疗险？哪一款性价比
+        # 高一点？」 is framed by 出家人 but asks of no rule
+        vinaya_before = before["kind"] == "answer" and analysed[i - 1].asks and before["subject"] >= SUBJECT_AT
+        return (vinaya_before and pattern_kind(p["text"]) is None
+                and _lex_hits(p["kind"], simplify(p["text"])) == 0)
 
     def _asks_leave(self, out_parts: list[dict], q: str) -> bool:
         """「过了中午胃疼，可以喝点糖水吗？」: asking whether something is allowed, about a Vinaya
