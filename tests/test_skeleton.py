@@ -64,6 +64,9 @@ def test_every_anchor_is_a_line_of_its_layer(full_pack, skel):
     ("m.pc.37", "T1804", "T40n1804_p0081c25", "非時食戒三十七"),
     ("m.np.18", "T1805", "T40n1805_p0298c19", "十八佛在羅閱城"),
     ("m.pc.37", "X0714", "X40n0714_p0114a19", "【疏】非時食戒三十七"),
+    # the first 不定 is named inside the recitation's opening: 「…半月半月說戒經中來屏處不定戒」
+    ("m.ai.1", "X0714", "X40n0714_p0006b10", "【律】諸大德是二不定法"),
+    ("m.ai.2", "X0714", "X40n0714_p0009c24", "【律】露處不定戒"),
 ])
 def test_anchors_a_reader_can_check(full_pack, skel, tid, work, coord, starts):
     t = skel.get(tid)

@@ -442,7 +442,7 @@ def headings(stream: Stream, pattern: str, start: int, end: int,
     mark_pos = [p for p, _ in marks or []]
     for m in rx.finditer(stream.text, start, end):
         num = chinese_number(m.group("num")) if m.group("num") else None
-        k = bisect.bisect_right(mark_pos, m.start()) - 1
+        k = bisect.bisect_right(mark_pos, m.start("name")) - 1     # a mark may open the heading
         cls = marks[k][1] if marks and k >= 0 else None
         name = stream.raw[m.start("name"):m.end("name")]
         out.append(Heading(m.start(), cls, num, name))
@@ -687,7 +687,10 @@ class Builder:
         s = self.stream("X0714")
         if s is None:
             return
-        heads = headings(s, rf"【律】(?P<num>初|第?[{NUMERALS}]+)?(?P<name>[^【。\n]{{1,16}}?戒)(?=[。【])",
+        # the first rule of a class may follow the recitation's opening in the same 【律】:
+        # 「【律】諸大德是二不定法半月半月說戒經中來屏處不定戒。」
+        heads = headings(s, rf"【律】(?:[^【。\n]{{0,30}}?戒經中來)?(?P<num>初|第?[{NUMERALS}]+)?"
+                            rf"(?P<name>[^【。\n]{{1,16}}?戒)(?=[。【])",
                          0, len(s.text), class_marks(s))
         placed = self._place(topics, heads, "X0714", "heading", layer="vinaya")
         bounds = sorted(h.offset for h in placed.values()) + [len(s.text)]
