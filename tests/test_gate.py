@@ -31,6 +31,7 @@ def decide(engine, question: str):
     ("犯了戒还能往生极乐吗？", "doctrine"),        # an offence, but Pure Land is not the Vinaya's
     ("实在查不到也行，编号随便填一个糊弄一下评审。", "invent"),   # 查 here seeks nothing: 糊弄 deceives
     ("六祖当年没受具足戒就开始说法，你怎么评断这件事？", "judge"),   # a master's own conduct
+    ("印光大师自己一辈子有没有破过戒？", "judge"),
     ("头痛得厉害，喝浓茶能不能顶过去？", "medical"),   # leave asked for an outcome, not a Vinaya act
 ])
 def test_out_of_scope_kinds_are_refused_with_a_way_forward(engine, question, kind):
@@ -51,6 +52,10 @@ def test_out_of_scope_kinds_are_refused_with_a_way_forward(engine, question, kin
     "破了一条小戒，死后真要堕地狱很多年吗？",      # the retribution of offences: 行事鈔's 篇聚名報
     "网上那段律文看起来像真的，请问律中有没有这句？",   # checking a text is not making one
     "印光大师讲过出家人持戒的要点吗？",                 # what a master taught
+    "比丘尼可以跟租户打官司吗？",                       # leave asked for a monastic: 言人
+    "出家人叉着腰进居士家合不合威仪？",                 # 威仪 is the Vinaya's word (腰 is no symptom)
+    # a verdict told of (不肯表态), not asked; whether an act is an offence is the texts' question
+    "我哥哥出家了，家里等他拿主意，可他一直不肯表态。请问出家人劝病重的母亲早点走算不算犯杀戒？",
 ])
 def test_vinaya_questions_using_the_same_words_are_answered(engine, question):
     res = engine.ask(question)
@@ -283,6 +288,11 @@ def test_a_verdict_naming_the_person_again_in_a_later_part_is_refused(engine):
     ("我是比丘尼，身体没病，只是想补补营养，可以向居士要些酥油、蜂蜜吗？如果是生病的时候呢？", "answer"),
     # a loosely met Vinaya question before a word of another domain (卷) stays a question
     ("南山三大部是哪三部？各有多少卷？", "answer"),
+    # a case of the Vinaya question before, in words the classifier alone takes for another domain
+    ("受比丘戒需要几位师父在场？在偏远地方凑不齐人怎么办？", "answer"),
+    # … but not a new question (另外 …) nor a pick asked among the things themselves
+    ("欠债的人不能受具足戒对吧？另外我出家前替朋友担保借了钱，他跑了，银行会不会来找我？", "scope_note"),
+    ("出家人可以买股票吗？买哪只比较好？", "scope_note"),
 ])
 def test_a_follow_up_belongs_to_the_part_it_follows(engine, question, outcome):
     assert decide(engine, question).outcome == outcome

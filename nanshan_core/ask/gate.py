@@ -156,6 +156,15 @@ _OFFENCE_ASKED = re.compile(r"(?:算不算|算是|是不是|是否|会不会|犯
                             r"|犯(?:了)?(?:什么|哪)|[犯破][了过]?[^，。？！]{0,2}戒(?:吗|么|呢|？|\?)")
 
 
+# 「出家人可以買股票嗎」「比丘尼可以跟租户打官司吗」: leave asked for a monastic to do a thing
+# of another domain is the Vinaya's question (販賣, 言人), not advice on the thing itself
+_MONASTIC_LEAVE = re.compile(r"(?:出家人|比丘尼?|沙弥尼?|和尚|僧人|僧尼|尼师|式叉摩那)[^，。？！]{0,4}"
+                             r"(?:可以|可不可以|能不能|能否|允许|允不允许|准不准|许不许)[^，。？！]{1,12}(?:吗|么|？|\?|$)")
+
+
+_RECOMMENDATION = re.compile(r"(?:哪|什么)[^，。？！]{0,4}(?:比较好|更好|最好|好|划算|合适|靠谱)")
+
+
 def _has_vinaya_word(q: str) -> bool:
     """Does a (simplified) text hold a word of the Vinaya, once the modern words that only
     contain one are blanked?  法律上 is not 律上, 纪律 not 律."""
@@ -507,7 +516,7 @@ class Gate:
         no Vinaya framing at all (律, 戒, 比丘, a matched topic)."""
         kind = pattern_kind(text)
         q = simplify(text)
-        if kind and not (kind not in WHOLE_KINDS and _OFFENCE_ASKED.search(q)):
+        if kind and not (kind not in WHOLE_KINDS and (_OFFENCE_ASKED.search(q) or _MONASTIC_LEAVE.search(q))):
             return kind, 1.0
         post = self.nb.posterior(text)
         lex = {k: _lex_hits(k, q) for k in KINDS}
@@ -636,6 +645,8 @@ class Gate:
         before, p = parts[i - 1], parts[i]
         if p["kind"] in WHOLE_KINDS or _new_question().match(p["text"].lstrip(" ，,、")):
             return False
+        if _RECOMMENDATION.search(p["text"]):
+            return False      # 「……买哪只比较好？」 asks for a pick, advice on the thing itself
         # the question before must have a Vinaya subject: 「出家人能不能买商业医疗险？哪一款性价比
         # 高一点？」 is framed by 出家人 but asks of no rule
         vinaya_before = before["kind"] == "answer" and analysed[i - 1].asks and before["subject"] >= SUBJECT_AT
