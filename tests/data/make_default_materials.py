@@ -9,10 +9,10 @@ updates it says so:
 
     python tests/data/make_default_materials.py --pack corpus_pack
 
-Last remade on 2026-12-02 (stop 22), after each chosen topic got its own passages in every
-layer (TOPIC_SLOTS 2/1/1, topic share 0.5), a question about one topic only kept three of
-them, 資持記's treatment came before 行宗記's, 要注意什么 became framing, and topics that are only
-a best guess kept their passages (see the git log of this file).  The script only
+Last remade on 2026-12-02 (stop 23), after both 不定 rules got their 戒本疏 heading, 疏 and
+記 (dev-05, a monk alone with a woman, now shows them; its recall is unchanged); before that
+in stop 22 after each chosen topic got its own passages in every layer (see the git log of
+this file).  The script only
 uses Engine.ask, Material.layer and Material.start_coord.  The pack's fingerprint is
 recorded so that a mismatch can be told apart from a retrieval change (a rebuilt pack with
 other passages).
