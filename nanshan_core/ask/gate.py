@@ -516,18 +516,24 @@ class Gate:
         no Vinaya framing at all (律, 戒, 比丘, a matched topic)."""
         kind = pattern_kind(text)
         q = simplify(text)
-        if kind and not (kind not in WHOLE_KINDS and (_OFFENCE_ASKED.search(q) or _MONASTIC_LEAVE.search(q))):
+        advice = any(w in q for w in _advice_words())
+        # what the texts rule (律里对比丘参与诉讼有什么规定), whether an act is an offence, or leave
+        # asked for a monastic: the Vinaya's own question, whatever domain its thing comes from
+        of_the_texts = not advice and any(w in q for w in _text_words())
+        vinaya_form = bool(_OFFENCE_ASKED.search(q) or _MONASTIC_LEAVE.search(q)) or of_the_texts
+        if kind and not (kind not in WHOLE_KINDS and vinaya_form):
             return kind, 1.0
         post = self.nb.posterior(text)
         lex = {k: _lex_hits(k, q) for k in KINDS}
         # a word of the Vinaya, or the bridge found the Vinaya's own topic in it (叉腰, 背请)
         vinaya = _has_vinaya_word(q) or subject >= STRONG_SUBJECT
-        advice = any(w in q for w in _advice_words())
         best, strength = "answer", 0.0
         pointed = names_someone(text) or _identifies(q)
         identified = pointed and _verdict_on_someone(q) and not _asks_teaching(q)
         if identified:                      # a verdict asked on someone the asker points to
             return "judge", 1.0
+        if vinaya and not advice and _OFFENCE_ASKED.search(q):
+            return "answer", 0.0     # 「不谈因果报应，单说律：比丘吃了…专门为他杀的鸡，犯什么？」
         for k in KINDS:
             if k == "judge":
                 continue                    # a verdict needs someone to be judged
