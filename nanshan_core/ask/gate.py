@@ -453,7 +453,8 @@ def _verdict_on_someone(q: str) -> bool:
                or _names_the_person(c) for c in asked)
 
 
-_PLEA = re.compile(r"\W*(?:请|烦请|恳请|劳烦|麻烦|拜托)")     # 「请法师就她本人给个评价。」
+# a sentence opening with 请 pleads (「请就她本人给个评价。」); 恳请/烦请/麻烦 … are _REQUEST words
+_PLEA = re.compile(r"\W*请")
 
 
 def _asking_sentences(q: str) -> list[str]:
@@ -520,7 +521,8 @@ class Gate:
         # what the texts rule (律里对比丘参与诉讼有什么规定), whether an act is an offence, or leave
         # asked for a monastic: the Vinaya's own question, whatever domain its thing comes from
         of_the_texts = not advice and any(w in q for w in _text_words())
-        vinaya_form = bool(_OFFENCE_ASKED.search(q) or _MONASTIC_LEAVE.search(q)) or of_the_texts
+        offence = bool(_OFFENCE_ASKED.search(q))
+        vinaya_form = offence or bool(_MONASTIC_LEAVE.search(q)) or of_the_texts
         if kind and not (kind not in WHOLE_KINDS and vinaya_form):
             return kind, 1.0
         post = self.nb.posterior(text)
@@ -532,7 +534,7 @@ class Gate:
         identified = pointed and _verdict_on_someone(q) and not _asks_teaching(q)
         if identified:                      # a verdict asked on someone the asker points to
             return "judge", 1.0
-        if vinaya and not advice and _OFFENCE_ASKED.search(q):
+        if vinaya and not advice and offence:
             return "answer", 0.0     # 「不谈因果报应，单说律：比丘吃了…专门为他杀的鸡，犯什么？」
         for k in KINDS:
             if k == "judge":
