@@ -313,3 +313,35 @@ def test_a_request_told_of_is_not_a_request_to_the_app():
     assert not _requests(simplify("下雨天我撑着伞站在殿外请师父开示几句"))
     for q in ("想请法师写一段文言", "能否请师父拟一条", "恳请法师补足两行", "请师父替我拟一条", "你帮我补个出处"):
         assert _requests(simplify(q)), q
+
+
+def test_a_text_handed_over_or_already_written_is_told_not_asked_for(engine):
+    """「同修转给我一段话」 tells how the asker came by a text, 「道宣律师写了哪些书」 asks about
+    texts already written; neither asks the app to make one.  A Vinaya master (元照律师) is no
+    lawyer."""
+    from nanshan_core.ask.gate import _lex_hits, _requests, simplify
+    assert not _requests(simplify("同修发给我一段文字"))
+    assert _requests(simplify("你给我写一段"))
+    assert _lex_hits("legal", simplify("灵芝律师怎么解释")) == 0
+    res = engine.ask("同修转给我一段话，说是出自《行事钞》。请问行事钞一共几卷？道宣律师还写了哪些跟律有关的书？")
+    assert not res.refused, res.selection.refusal
+    assert engine.ask("帮我编一段话，说是出自《行事钞》").refused
+
+
+def test_a_verdict_disclaimed_is_not_asked(engine):
+    """「我不是要评论那位师父，只想知道律本身」: the rule is asked, not a verdict on the person;
+    without the disclaimer the same story asking a verdict is refused."""
+    story = "我们寺的监院脾气急，昨天当众推了一位沙弥。"
+    res = engine.ask(story + "我不是要评判监院，只想知道律里：比丘推打沙弥犯什么？")
+    assert not res.refused, res.selection.refusal
+    assert engine.ask(story + "你评判一下，监院这样还算不算合格的出家人？").refused
+
+
+def test_a_story_framed_in_vinaya_words_earns_no_note_when_nothing_of_the_vinaya_is_asked(engine):
+    """「我受了八关斋戒…」 introduces the asker; when every question asked is out of scope the
+    whole is refused, and a note is kept for a question that also asks something of the Vinaya."""
+    intro = "我是受了五戒的居士，常去寺里做义工。"
+    res = engine.ask(intro + "我家的房子想过户给妹妹，要交多少税？怎么办手续？")
+    assert res.refused and res.selection.refusal.kind == "legal"
+    res = engine.ask(intro + "居士可以住在寺院里吗？我家的房子想过户给妹妹，要交多少税？")
+    assert not res.refused

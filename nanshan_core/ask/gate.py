@@ -54,12 +54,18 @@ _TEXT = ("写", "文", "句", "段", "条", "页", "卷", "字", "引", "稿", "
 
 # 「我站在殿外请师父开示几句」 tells of a request made to someone else; a letter's request to
 # the reader opens its clause or follows 想/能否/恳/烦: 「想请法师写一段」「能否请师父拟……」
-_TOLD_REQUEST = re.compile(r"(?<=[^\W否恳烦敬谨想特])请(?:法师|师父)")
+# 「师兄传给我一段话」「他发给我看」 tell of something handed over, not a request
+_TOLD_REQUEST = re.compile(r"(?<=[^\W否恳烦敬谨想特])请(?:法师|师父)|[传发寄转送拿递交塞借留带]给我")
+
+
+def _untold(plain: str) -> str:
+    """The text without the requests it only tells of."""
+    return _TOLD_REQUEST.sub("", plain)
 
 
 def _requests(plain: str) -> bool:
     """Does the text ask the app (you, 帮我, 恳请法师 …) for something?"""
-    return any(w in _TOLD_REQUEST.sub("", plain) for w in _REQUEST)
+    return any(w in _untold(plain) for w in _REQUEST)
 
 
 _LEAVE = re.compile(r"(可以|可不可以|能不能|能否|还能|允许|允不允许|开不开)(.{0,12}?)(吗|么|？|\?|$)")
@@ -283,7 +289,8 @@ def _made_text() -> dict[str, re.Pattern]:
     request = _alternation(_REQUEST)
     # passed off as what: 当作《戒本疏》的原文, 说是…原话
     passed_as = f"(?:{_alternation(m['passing_as'])})[^。？！?!]{{0,10}}(?:{_alternation(m['passing_what'])})"
-    return {"made": re.compile(f"(?:{make}|{alter})[^。？！?!]{{0,14}}(?:{text})"
+    # 「元照律师还写了哪些著作」: a text already made (写了, 编过) is told of, not asked for
+    return {"made": re.compile(f"(?:{make}|{alter})(?![了过])[^。？！?!]{{0,14}}(?:{text})"
                                f"|(?:{text})[^。？！?!]{{0,10}}(?:{alter})|{whole}"),
             "passed_as": re.compile(passed_as),
             "asked_any": re.compile(f"{request}|把"),
@@ -311,7 +318,7 @@ def _makes_text(q: str) -> bool:
     kind's domain words)."""
     q = _without_lookalikes("invent", q)
     rx = _made_text()
-    if rx["passed_as"].search(q) and rx["asked_any"].search(q):
+    if rx["passed_as"].search(q) and rx["asked_any"].search(_untold(q)):
         return True               # 「把我这段话……当作《行事钞》的原文贴出去」: the asker's own text
     if not rx["made"].search(q):
         return False
@@ -436,6 +443,9 @@ def _verdict() -> re.Pattern:
     return re.compile(_data()["verdict"])
 
 
+# 「我不是要评论当家师，只想知道律本身」: a verdict disclaimed is no verdict asked
+_DISCLAIMS = re.compile(r"(?:不是|并不是|并非|无意|不想|不敢|不愿|不为|不去|不必)(?:要|想|去|妄加|随便|轻易|在)?"
+                        r"[^，。？！；]{0,2}?(?:评|判|论断|断定|议论|批评|说三道四|定罪)")
 _ADDRESSEE = re.compile(r"(?:请问?|恳请|烦请|劳烦|拜托)(?:各位)?(?:法师|师父)|(?:法师|师父)(?:您|你)")
 _PRACTICE = re.compile(r"^(?:那)?(?:这样|这么做|这种做法|这种情况|这种事|如此|那样)")
 
@@ -445,12 +455,24 @@ def _verdict_on_someone(q: str) -> bool:
     asks whether the practice (这样…) is an offence — the Vinaya's own question — unless that
     clause speaks of the person again (这样的师父…, 他这样…).  A verdict with no subject at all
     (「我们寺的当家天天打麻将，是不是破戒了」) is asked of the person pointed at."""
-    q = "。".join(_asking_sentences(q))
+    q = "，".join(c for c in _clauses("。".join(_asking_sentences(q))) if not _DISCLAIMS.search(c))
     asked = [c for c in _clauses(q) if _verdict().search(c)]
     if not asked:
         return bool(_verdict().search(q))     # a verdict phrase across a comma
     return any(not _PRACTICE.match(_ADDRESSEE.sub("", c).lstrip(" ，,")) or _anaphor().match(c)
                or _names_the_person(c) for c in asked)
+
+
+def _verdict_requested(q: str) -> bool:
+    """Is the reader asked outright for a verdict on a person — 「法师您看他到底算不算破戒」,
+    「请法师判定监院师父是否已犯僧殘」, 「你评判一下，监院这样还算不算合格」: a sentence that asks,
+    addressed to the reader, with a verdict and the person (a role, 本人, 他/她) in it."""
+    for sentence in _asking_sentences(q):
+        s = "，".join(c for c in _clauses(sentence) if not _DISCLAIMS.search(c))
+        if (_verdict().search(s) and (_ADDRESSEE.search(s) or _requests(s))
+                and (_names_the_person(s) or re.search("[他她]", s))):
+            return True
+    return False
 
 
 # a sentence opening with 请 pleads (「请就她本人给个评价。」); 恳请/烦请/麻烦 … are _REQUEST words
@@ -584,7 +606,7 @@ class Gate:
         q = a.simple                      # the question simplified, as the analysis read it
         if _verdict_pointed_back(a.parts) and not _asks_teaching_only(q):
             return self._refuse("judge", parts)
-        if _judges_a_master(q):
+        if _judges_a_master(q) or (whole_kind == "judge" and _verdict_requested(q)):
             return self._refuse("judge", parts)
         # the story around a question («我在电商公司上班…») is not itself a request
         out_parts = [p for i, (p, part) in enumerate(zip(parts, a.parts))
@@ -625,10 +647,14 @@ class Gate:
         A part that only tells the story and is itself of a kind (「末学出家三年，常住持午，近来
         夜里常饿得胃痛」) is the occasion of the out-of-scope request, not a Vinaya question."""
         out = []
+        # a story part frames a Vinaya question only when something in scope is asked: 「我受了
+        # 八关斋戒，打算明年去寺里挂单。…帮我算算哪个月出门最吉利」 asks nothing of the Vinaya
+        asked_in = any(part.asks and p not in out_parts and p["kind"] == "answer"
+                       for p, part in zip(parts, analysed))
         for i, (p, part) in enumerate(zip(parts, analysed)):
             if p in out_parts:
                 continue
-            if not part.asks and p["kind"] != "answer" and p["p"] >= REFUSE_AT:
+            if not part.asks and (not asked_in or (p["kind"] != "answer" and p["p"] >= REFUSE_AT)):
                 continue
             after_out = i > 0 and parts[i - 1] in out_parts
             if after_out and _content(p["text"]) <= FOLLOW_UP and not _vinaya_framed(p["text"]):
