@@ -60,6 +60,9 @@ def run_by_file(engine: Engine, rows: list[dict], alpha: float) -> Counter:
                                     for f in files], alpha)
 
 
+SHOW_MISSES = False     # --misses: also list the should-refuse questions not refused
+
+
 def decide_held_out(engine: Engine, splits: list[tuple[list[dict], list[dict]]], alpha: float) -> Counter:
     model = type("Smoothed", (gate_mod.NaiveBayes,), {"ALPHA": alpha})
     stats: Counter = Counter()
@@ -74,6 +77,8 @@ def decide_held_out(engine: Engine, splits: list[tuple[list[dict], list[dict]]],
                 stats["refused_or_noted"] += outcome in ("refuse", "scope_note")
                 stats[f"of:{r['kind']}"] += 1
                 stats[f"ok:{r['kind']}"] += outcome == "refuse"
+                if outcome != "refuse" and SHOW_MISSES:
+                    print(f"  漏拒 {r['kind']}→{outcome}（alpha {alpha}）：{r['question']}")
             elif r["label"] == "answer" and outcome == "refuse":
                 stats["wrongly_refused"] += 1
                 print(f"  误拒（alpha {alpha}）：{r['question']}")
@@ -91,9 +96,12 @@ def main() -> int:
     p.add_argument("--folds", type=int, default=5)
     p.add_argument("--by-file", action="store_true", help="hold out one labelled file at a time")
     p.add_argument("--pack", default=None)
+    p.add_argument("--misses", action="store_true", help="also list the should-refuse questions not refused")
     p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                    help="try another value of one of gate.py's settings (LEX_WEIGHT=0.5)")
     args = p.parse_args()
+    global SHOW_MISSES
+    SHOW_MISSES = args.misses
     for kv in args.set:
         name, value = kv.split("=", 1)
         if not hasattr(gate_mod, name):
