@@ -246,3 +246,19 @@ def test_a_phrasing_met_in_other_words_finds_its_procedure(engine):
     m, ids = top(engine, "三个月住完以后要请大家指出自己的过失，要怎么开口？")
     assert ids and ids[0].startswith("k.04"), ids
     assert any(e.startswith("~") for x in m.chosen() for e in x.evidence)
+
+
+def test_examples_and_an_announced_question_stay_the_story():
+    """「比如吃饭时说话…之类的」 illustrates the small faults a later part asks about (这种小过),
+    and 「末学请教一个问题：」 only announces: neither part is itself asked, so its words
+    weigh as the story's."""
+    a = bridge.analyse("平时难免有些小过失，比如吃饭时说话、走路时东张西望之类的。这种小过该怎么忏悔？")
+    assert [p.asks for p in a.parts] == [False, True]
+    a = bridge.analyse("末学请教一个问题：居士要供养师父一件海青，快递还在路上。多出来的衣服几天内要处理？")
+    assert [p.asks for p in a.parts] == [False, True]
+
+
+def test_the_asked_part_leads_over_its_examples(engine):
+    m, ids = top(engine, "出家后平时难免有些小的过失，比如吃饭时说话、走路时东张西望之类的。"
+                         "这种小过一个人住山里的时候该怎么忏悔？")
+    assert "懺" in m.chosen()[0].topic.names[0]

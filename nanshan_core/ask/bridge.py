@@ -253,8 +253,14 @@ def _ask_about_the_story(parts: list[Part], q: str, masked: set[int]) -> None:
             continue
         j = k - 1
         while j >= 0 and not parts[j].asks and not _introduces(parts[j], q, masked):
-            parts[j].asks = True
+            if not _EXAMPLES.search(parts[j].text):
+                parts[j].asks = True
             j -= 1
+
+
+# 「平时难免有些小过失，比如吃饭时自言自语之类的」: examples illustrate the class a later
+# question points back to (这种小过); they are not themselves what is asked
+_EXAMPLES = re.compile(r"比如|例如|譬如|诸如|像是[^，。]{0,20}之类")
 
 
 def _introduces(part: Part, q: str, masked: set[int]) -> bool:
