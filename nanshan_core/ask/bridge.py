@@ -270,11 +270,12 @@ def _introduces(part: Part, q: str, masked: set[int]) -> bool:
     return bool(_INTRODUCES.match(part.text)) and own <= INTRO_ONLY
 
 
-# What makes a part of a question a question rather than the story around it.
 # 「末学请教一个问题：有位居士…」「请问法师，我是派出所的辅警…」: announcing a question asks
 # nothing yet; the part after it is the story unless it asks itself
 _ANNOUNCES = re.compile(r"(?:我|末学|弟子)?想?(?:向您|向法师|向师父)?(?:请教|请问|问|咨询|求教|讨教)(?:一下|下)?"
                         r"(?:大家|各位|法师|师父|您)?(?:一个|个|几个|两个|一些|一点)?(?:问题|事情|疑问|困惑)?\s*[：:，,]")
+
+# What makes a part of a question a question rather than the story around it.
 _ASKING = re.compile(r"[？?]|吗|呢|么|能不能|可不可以|可以|是否|怎|如何|为何|为什么|哪|什么|多少|几|算不算|"
                      r"要不要|该不该|有没有|会不会|请问|请教|想问|想知道|想了解|行不行|对不对|是不是|犯不犯")
 

@@ -104,7 +104,6 @@ def _data() -> dict:
     return load_resource_json("scope/rules.json")
 
 
-@functools.lru_cache(maxsize=16)
 @functools.lru_cache(maxsize=None)
 def _words(kind: str, key: str = "words") -> tuple[str, ...]:
     """A kind's domain words (or its 'not_words'), simplified once: classify asks for every
