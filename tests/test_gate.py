@@ -345,3 +345,13 @@ def test_a_story_framed_in_vinaya_words_earns_no_note_when_nothing_of_the_vinaya
     assert res.refused and res.selection.refusal.kind == "legal"
     res = engine.ask(intro + "居士可以住在寺院里吗？我家的房子想过户给妹妹，要交多少税？")
     assert not res.refused
+
+
+def test_what_comes_before_the_asker_narrows_the_question_is_the_story(engine):
+    """「病的事我不在这里问，只想先搞清楚：…」: the asker says which part is the question, so the
+    illness told before it earns no scope note; the same illness asked about still does."""
+    story = "我是出家三年的比丘，最近胃痛得厉害，医生问我要不要住院输液，我一直拿不定主意。"
+    res = engine.ask(story + "住院的事我自己跟医生商量，只想请问：律里比丘生病了过午能不能吃东西？")
+    assert res.to_json()["scope"]["outcome"] == "answer"     # it was refused as medical
+    res = engine.ask(story + "律里比丘生病了过午能不能吃东西？胃药该吃哪一种？")
+    assert res.to_json()["scope"]["outcome"] in ("scope_note", "refuse")

@@ -462,6 +462,22 @@ def _verdict_on_someone(q: str) -> bool:
                or _names_the_person(c) for c in asked)
 
 
+# 「只想请问」「只想先搞清楚」「这些对不对我先不问，」: the asker says which part is the question
+_ONLY_ASKS = re.compile(r"只(?:是)?(?:想|要)?(?:先)?(?:请问|问|知道|了解|搞清楚|弄清楚|弄明白|请教|确认)"
+                        r"|(?:先|暂且|暂时|就)?不(?:在这里)?(?:问|谈|讨论)了?[，,。；;]")
+
+
+def _narrowed_from(parts) -> tuple[int, int]:
+    """Where the asker narrows the question to what follows (「治疗上的事我们自己跟医生商量，只想
+    请问：律里…」): the last part that does, and the offset in it where the narrowing begins;
+    (0, 0) when no part does."""
+    for i in range(len(parts) - 1, -1, -1):
+        m = _ONLY_ASKS.search(simplify(parts[i].text))
+        if m:
+            return i, m.start()
+    return 0, 0
+
+
 def _verdict_requested(q: str) -> bool:
     """Is the reader asked outright for a verdict on a person — 「法师您看他到底算不算破戒」,
     「请法师判定监院师父是否已犯僧殘」, 「你评判一下，监院这样还算不算合格」: a sentence that asks,
@@ -593,8 +609,12 @@ class Gate:
         a = matches.analysis if matches is not None else analyse(question)
         subject = self._subjects(a, matches)
         parts = []
+        # the story before the asker narrows the question (「…病的事我不在这里问，只想请问：…」)
+        # is no request, and neither is the part's own text before the narrowing words
+        first, narrowed_at = _narrowed_from(a.parts)
         for i, part in enumerate(a.parts):
-            kind, p = self.classify(part.text, subject.get(i, 0.0))
+            text = part.text[narrowed_at:] if i == first else part.text
+            kind, p = self.classify(text, subject.get(i, 0.0))
             parts.append({"text": part.text, "kind": kind, "p": round(p, 3), "subject": subject.get(i, 0.0)})
         whole_kind, whole_p = self.classify(question, max(subject.values(), default=0.0))
         patterned = pattern_kind(question)
@@ -609,7 +629,8 @@ class Gate:
             return self._refuse("judge", parts)
         # the story around a question («我在电商公司上班…») is not itself a request
         out_parts = [p for i, (p, part) in enumerate(zip(parts, a.parts))
-                     if (part.asks or len(parts) == 1) and self._out_of_scope(p["kind"], p["p"], p["text"])
+                     if (part.asks or len(parts) == 1) and i >= first
+                     and self._out_of_scope(p["kind"], p["p"], p["text"])
                      and not self._goes_on_asking(parts, a.parts, i)]
         in_scope = self._in_scope(parts, a.parts, out_parts)
         # no part alone is out of scope, none is the Vinaya's, and the whole question is of a
@@ -620,7 +641,9 @@ class Gate:
         if whole:
             return self._refuse(whole[0]["kind"], parts)
         # a thing of a story part (「坐了一天高铁」 on the way to the question) is not asked about
-        silent = silent_things("".join(part.text for part in a.parts if part.asks) or question)
+        asked = [part.text[narrowed_at:] if i == first else part.text
+                 for i, part in enumerate(a.parts) if part.asks and i >= first]
+        silent = silent_things("".join(asked) or question)
         advice = any(w in q for w in _advice_words())
         # a thing the texts never name, asked of the Vinaya (出家人能不能用微信支付); the same thing
         # asked for one's own advice with no word of the Vinaya (信用卡分期和网贷哪个利息低) is not.
