@@ -355,3 +355,9 @@ def test_what_comes_before_the_asker_narrows_the_question_is_the_story(engine):
     assert res.to_json()["scope"]["outcome"] == "answer"     # it was refused as medical
     res = engine.ask(story + "律里比丘生病了过午能不能吃东西？胃药该吃哪一种？")
     assert res.to_json()["scope"]["outcome"] in ("scope_note", "refuse")
+
+
+def test_a_loan_reported_in_the_story_earns_no_financial_note(engine):
+    res = engine.ask("母亲要做手术，手术费还差三万。监院说常住账上有钱可以先借给我，以后慢慢还。"
+                     "律里比丘能不能借用常住的财物？借了再还算不算盗？")
+    assert res.to_json()["scope"]["outcome"] == "answer"      # it had a financial scope note

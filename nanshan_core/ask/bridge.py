@@ -237,6 +237,8 @@ def _opens_part(q: str, k: int, cuts: set[int]) -> bool:
 
 
 def _asks(text: str) -> bool:
+    if not re.search(r"[？?]", text):
+        text = _REPORTED.sub("", text)
     return bool(_ASKING.search(_NOT_ASKING.sub("", _ANNOUNCES.sub("", text))))
 
 
@@ -274,6 +276,10 @@ def _introduces(part: Part, q: str, masked: set[int]) -> bool:
 # nothing yet; the part after it is the story unless it asks itself
 _ANNOUNCES = re.compile(r"(?:我|末学|弟子)?想?(?:向您|向法师|向师父)?(?:请教|请问|问|咨询|求教|讨教)(?:一下|下)?"
                         r"(?:大家|各位|法师|师父|您)?(?:一个|个|几个|两个|一些|一点)?(?:问题|事情|疑问|困惑)?\s*[：:，,]")
+
+# 「医生问我们要不要放弃插管。」「监院说常住可以先借给我。」: what someone else asked or said,
+# told without a question mark, asks the reader nothing
+_REPORTED = re.compile(r"(?<![想请要我再来])(?:说|问|建议|劝|告诉)[^，,。；;！!\s]*")
 
 # What makes a part of a question a question rather than the story around it.
 _ASKING = re.compile(r"[？?]|吗|呢|么|能不能|可不可以|可以|是否|怎|如何|为何|为什么|哪|什么|多少|几|算不算|"
