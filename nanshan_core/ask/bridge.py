@@ -218,6 +218,9 @@ def analyse(question: str) -> Analysis:
         else:                        # nuns, when the question speaks of nuns and not of monks too
             p.nun = whole_nun and not _MONKS.search(q)
     _ask_about_the_story(parts, q, masked)
+    first, _ = narrowed_from(parts)
+    for p in parts[:first]:          # 「…病的事我不在这里问，只想请问：…」: the story before it
+        p.asks = False
     if not any(p.asks for p in parts):
         for p in parts:
             p.asks = True
@@ -270,6 +273,22 @@ def _introduces(part: Part, q: str, masked: set[int]) -> bool:
     asker introducing themselves, not the story the question is about."""
     own = sum(1 for i in range(part.start, part.end) if is_word_char(q[i]) and i not in masked)
     return bool(_INTRODUCES.match(part.text)) and own <= INTRO_ONLY
+
+
+# 「只想请问」「只想先搞清楚」「这些对不对我先不问，」: the asker says which part is the question
+_ONLY_ASKS = re.compile(r"只(?:是)?(?:想|要)?(?:先)?(?:请问|问|知道|了解|搞清楚|弄清楚|弄明白|请教|确认)"
+                        r"|(?:先|暂且|暂时|就)?不(?:在这里)?(?:问|谈|讨论)了?[，,。；;]")
+
+
+def narrowed_from(parts) -> tuple[int, int]:
+    """Where the asker narrows the question to what follows (「治疗上的事我们自己跟医生商量，只想
+    请问：律里…」): the last part that does, and the offset in it where the narrowing begins;
+    (0, 0) when no part does."""
+    for i in range(len(parts) - 1, -1, -1):
+        m = _ONLY_ASKS.search(simplify(parts[i].text))
+        if m:
+            return i, m.start()
+    return 0, 0
 
 
 # 「末学请教一个问题：有位居士…」「请问法师，我是派出所的辅警…」: announcing a question asks

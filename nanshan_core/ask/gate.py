@@ -462,22 +462,6 @@ def _verdict_on_someone(q: str) -> bool:
                or _names_the_person(c) for c in asked)
 
 
-# 「只想请问」「只想先搞清楚」「这些对不对我先不问，」: the asker says which part is the question
-_ONLY_ASKS = re.compile(r"只(?:是)?(?:想|要)?(?:先)?(?:请问|问|知道|了解|搞清楚|弄清楚|弄明白|请教|确认)"
-                        r"|(?:先|暂且|暂时|就)?不(?:在这里)?(?:问|谈|讨论)了?[，,。；;]")
-
-
-def _narrowed_from(parts) -> tuple[int, int]:
-    """Where the asker narrows the question to what follows (「治疗上的事我们自己跟医生商量，只想
-    请问：律里…」): the last part that does, and the offset in it where the narrowing begins;
-    (0, 0) when no part does."""
-    for i in range(len(parts) - 1, -1, -1):
-        m = _ONLY_ASKS.search(simplify(parts[i].text))
-        if m:
-            return i, m.start()
-    return 0, 0
-
-
 def _verdict_requested(q: str) -> bool:
     """Is the reader asked outright for a verdict on a person — 「法师您看他到底算不算破戒」,
     「请法师判定监院师父是否已犯僧殘」, 「你评判一下，监院这样还算不算合格」: a sentence that asks,
@@ -605,13 +589,13 @@ class Gate:
         return best, strength
 
     def decide(self, question: str, matches=None) -> Decision:
-        from .bridge import analyse
+        from .bridge import analyse, narrowed_from
         a = matches.analysis if matches is not None else analyse(question)
         subject = self._subjects(a, matches)
         parts = []
         # the story before the asker narrows the question (「…病的事我不在这里问，只想请问：…」)
         # is no request, and neither is the part's own text before the narrowing words
-        first, narrowed_at = _narrowed_from(a.parts)
+        first, narrowed_at = narrowed_from(a.parts)
         for i, part in enumerate(a.parts):
             text = part.text[narrowed_at:] if i == first else part.text
             kind, p = self.classify(text, subject.get(i, 0.0))
