@@ -240,7 +240,7 @@ def _opens_part(q: str, k: int, cuts: set[int]) -> bool:
 
 
 def _asks(text: str) -> bool:
-    if not re.search(r"[？?]", text):
+    if "？" not in text and "?" not in text:
         text = _REPORTED.sub("", text)
     return bool(_ASKING.search(_NOT_ASKING.sub("", _ANNOUNCES.sub("", text))))
 
@@ -280,12 +280,12 @@ _ONLY_ASKS = re.compile(r"只(?:是)?(?:想|要)?(?:先)?(?:请问|问|知道|�
                         r"|(?:先|暂且|暂时|就)?不(?:在这里)?(?:问|谈|讨论)了?[，,。；;]")
 
 
-def narrowed_from(parts) -> tuple[int, int]:
+def narrowed_from(parts: list[Part]) -> tuple[int, int]:
     """Where the asker narrows the question to what follows (「治疗上的事我们自己跟医生商量，只想
     请问：律里…」): the last part that does, and the offset in it where the narrowing begins;
-    (0, 0) when no part does."""
+    (0, 0) when no part does.  The parts' text is the analysis's, already simplified."""
     for i in range(len(parts) - 1, -1, -1):
-        m = _ONLY_ASKS.search(simplify(parts[i].text))
+        m = _ONLY_ASKS.search(parts[i].text)
         if m:
             return i, m.start()
     return 0, 0

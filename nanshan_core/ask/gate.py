@@ -445,6 +445,13 @@ def _verdict() -> re.Pattern:
 # 「我不是要评论当家师，只想知道律本身」: a verdict disclaimed is no verdict asked
 _DISCLAIMS = re.compile(r"(?:不是|并不是|并非|无意|不想|不敢|不愿|不为|不去|不必)(?:要|想|去|妄加|随便|轻易|在)?"
                         r"[^，。？！；]{0,2}?(?:评|判|论断|断定|议论|批评|说三道四|定罪)")
+
+
+def _undisclaimed(text: str) -> str:
+    """The text's clauses without those that disclaim a verdict, joined by commas."""
+    return "，".join(c for c in _clauses(text) if not _DISCLAIMS.search(c))
+
+
 _ADDRESSEE = re.compile(r"(?:请问?|恳请|烦请|劳烦|拜托)(?:各位)?(?:法师|师父)|(?:法师|师父)(?:您|你)")
 _PRACTICE = re.compile(r"^(?:那)?(?:这样|这么做|这种做法|这种情况|这种事|如此|那样)")
 
@@ -454,7 +461,7 @@ def _verdict_on_someone(q: str) -> bool:
     asks whether the practice (这样…) is an offence — the Vinaya's own question — unless that
     clause speaks of the person again (这样的师父…, 他这样…).  A verdict with no subject at all
     (「我们寺的当家天天打麻将，是不是破戒了」) is asked of the person pointed at."""
-    q = "，".join(c for c in _clauses("。".join(_asking_sentences(q))) if not _DISCLAIMS.search(c))
+    q = _undisclaimed("。".join(_asking_sentences(q)))
     asked = [c for c in _clauses(q) if _verdict().search(c)]
     if not asked:
         return bool(_verdict().search(q))     # a verdict phrase across a comma
@@ -467,7 +474,7 @@ def _verdict_requested(q: str) -> bool:
     「请法师判定监院师父是否已犯僧殘」, 「你评判一下，监院这样还算不算合格」: a sentence that asks,
     addressed to the reader, with a verdict and the person (a role, 本人, 他/她) in it."""
     for sentence in _asking_sentences(q):
-        s = "，".join(c for c in _clauses(sentence) if not _DISCLAIMS.search(c))
+        s = _undisclaimed(sentence)
         if (_verdict().search(s) and (_ADDRESSEE.search(s) or _requests(s))
                 and (_names_the_person(s) or re.search("[他她]", s))):
             return True
@@ -596,9 +603,9 @@ class Gate:
         # the story before the asker narrows the question (「…病的事我不在这里问，只想请问：…」)
         # is no request, and neither is the part's own text before the narrowing words
         first, narrowed_at = narrowed_from(a.parts)
+        own = [part.text[narrowed_at:] if i == first else part.text for i, part in enumerate(a.parts)]
         for i, part in enumerate(a.parts):
-            text = part.text[narrowed_at:] if i == first else part.text
-            kind, p = self.classify(text, subject.get(i, 0.0))
+            kind, p = self.classify(own[i], subject.get(i, 0.0))
             parts.append({"text": part.text, "kind": kind, "p": round(p, 3), "subject": subject.get(i, 0.0)})
         whole_kind, whole_p = self.classify(question, max(subject.values(), default=0.0))
         patterned = pattern_kind(question)
@@ -625,8 +632,7 @@ class Gate:
         if whole:
             return self._refuse(whole[0]["kind"], parts)
         # a thing of a story part (「坐了一天高铁」 on the way to the question) is not asked about
-        asked = [part.text[narrowed_at:] if i == first else part.text
-                 for i, part in enumerate(a.parts) if part.asks and i >= first]
+        asked = [own[i] for i, part in enumerate(a.parts) if part.asks and i >= first]
         silent = silent_things("".join(asked) or question)
         advice = any(w in q for w in _advice_words())
         # a thing the texts never name, asked of the Vinaya (出家人能不能用微信支付); the same thing
