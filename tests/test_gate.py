@@ -361,3 +361,30 @@ def test_a_loan_reported_in_the_story_earns_no_financial_note(engine):
     res = engine.ask("母亲要做手术，手术费还差三万。监院说常住账上有钱可以先借给我，以后慢慢还。"
                      "律里比丘能不能借用常住的财物？借了再还算不算盗？")
     assert res.to_json()["scope"]["outcome"] == "answer"      # it had a financial scope note
+
+
+def test_a_request_made_of_the_reader_asks_without_a_question_mark(engine):
+    """「想请您推荐一下…。」 asks as much as 「…哪个好？」: the financial part after a Vinaya
+    question earns its note (it was answered plainly, the request unseen)."""
+    vinaya = "比丘把常住的东西拿去自己用，算不算盗？"
+    res = engine.ask(vinaya + "另外寺里有一笔余款，想请您推荐一下是存定期还是买理财产品。")
+    assert res.to_json()["scope"]["outcome"] == "scope_note"
+    assert res.selection.scope.kind == "financial"
+    assert engine.ask(vinaya + "另外寺里有一笔余款，平时都存在银行里。").to_json()["scope"]["outcome"] == "answer"
+
+
+def test_which_offence_an_act_is_is_asked_of_the_texts_not_of_the_person(engine):
+    """「请问这位…的师父犯了什么罪？」 asks how the texts class the act told — 無根謗 — and is
+    answered; a verdict on the person, or the offence insisted on or asked of the reader outright,
+    is still judging."""
+    story = "我们寺有位师父跟人结怨，当众说对方犯了盗戒，其实什么证据也没有，只是想把人赶走。"
+    res = engine.ask(story + "请问这位师父犯了什么罪？")
+    assert not res.refused, res.selection.refusal
+    for verdict in ("这位师父到底犯了什么？", "你直接告诉我他犯了什么罪。", "这位师父还算不算合格的比丘？"):
+        res = engine.ask(story + verdict)
+        assert res.refused and res.selection.refusal.kind == "judge", verdict
+
+
+def test_a_text_to_be_signed_with_a_masters_name_is_refused_as_invented(engine):
+    res = engine.ask("我写了一段劝人惜福的白话，请法师改成文言，落款署道宣律师之名，登在寺刊上。")
+    assert res.refused and res.selection.refusal.kind == "invent"

@@ -430,7 +430,7 @@ def _verdict_pointed_back(parts) -> bool:
         # clauses too: 「我们住持开示说自己开悟了，他这是真的开悟还是犯了大妄语？」 is one part
         for clause in _clauses(part.text):
             q = simplify(clause)
-            if pointed and _anaphor().match(q) and _verdict().search(q):
+            if pointed and _anaphor().match(q) and _verdict_in(q):
                 return True
             pointed = pointed or names_someone(clause) or _identifies(q)
     return False
@@ -456,15 +456,28 @@ _ADDRESSEE = re.compile(r"(?:请问?|恳请|烦请|劳烦|拜托)(?:各位)?(?:�
 _PRACTICE = re.compile(r"^(?:那)?(?:这样|这么做|这种做法|这种情况|这种事|如此|那样)")
 
 
+# 「请问这位造谣的师父犯了什么罪？」: which offence an act told in the question is, is the texts'
+# own question (若比丘…犯…) even when the act is someone's; only a verdict on the person (还算不算
+# 比丘, 定个罪) or one asked of the reader outright (_verdict_requested: 你直接告诉我他犯了什么罪)
+# is judging, and so is the offence insisted on (「他到底犯了什么？」)
+_CLASSIFIES = re.compile(r"犯了?(?:什么|哪|何)|(?:什么|何|哪种|哪个)罪|哪一?条")
+_INSISTS = re.compile(r"到底|究竟")
+
+
+def _verdict_in(clause: str) -> bool:
+    """Does a clause ask a verdict, beyond asking which offence an act is?"""
+    return bool(_verdict().search(clause if _INSISTS.search(clause) else _CLASSIFIES.sub("，", clause)))
+
+
 def _verdict_on_someone(q: str) -> bool:
     """Is a verdict asked, and of a person?  「我们寺的师父说过午可以喝牛奶，这样算不算犯戒？」
     asks whether the practice (这样…) is an offence — the Vinaya's own question — unless that
     clause speaks of the person again (这样的师父…, 他这样…).  A verdict with no subject at all
     (「我们寺的当家天天打麻将，是不是破戒了」) is asked of the person pointed at."""
     q = _undisclaimed("。".join(_asking_sentences(q)))
-    asked = [c for c in _clauses(q) if _verdict().search(c)]
+    asked = [c for c in _clauses(q) if _verdict_in(c)]
     if not asked:
-        return bool(_verdict().search(q))     # a verdict phrase across a comma
+        return _verdict_in(q)                 # a verdict phrase across a comma
     return any(not _PRACTICE.match(_ADDRESSEE.sub("", c).lstrip(" ，,")) or _anaphor().match(c)
                or _names_the_person(c) for c in asked)
 
