@@ -204,3 +204,14 @@ def test_a_khandhaka_is_not_placed_at_a_pian_that_only_treats_one_of_its_rules(s
     dev = {a.work: full_pack.line_by_id(a.line) for a in skel.anchors(skel.topics["k.15.devadatta"])}
     assert dev["T1804"].text.endswith("破僧違諫戒第"), dev["T1804"].coord       # 十 opens the next line
     assert not [a for a in skel.anchors(skel.topics["k.15.eight_wrongs"]) if a.work == "T1804"]
+
+
+def test_a_rules_exemptions_are_shown_beside_it(engine):
+    """An asker of a situation asks whether their case is the exception: the 不犯 clause of the
+    rule (販賣戒: 與五眾出家人貿易…) is in the 律本 materials beside the rule's statement."""
+    res = engine.ask("出家师父开网店卖手串，还把收来的法器加价卖给居士，这样如法吗？如果只是师兄弟之间互相交换东西呢？")
+    assert len(res.selection.topics) == 3          # the rule shares the layer with two other topics
+    exempt = engine.pack.line("T22n1428_p0621b19").id
+    vinaya = [m for m in res.materials if m.layer == "vinaya"]
+    assert any(exempt in m.line_ids() for m in vinaya)
+    assert any(m.work == "T1428" and m.source == "topic" for m in vinaya)

@@ -386,10 +386,18 @@ class Retriever:
             cap = TOPIC_SLOTS[min(rank, len(TOPIC_SLOTS) - 1)] + (alone if rank == 0 else 0)
             mine: list[tuple] = []
             spare: list[int] = []
+            exempts = {pl.work: pl for pl in places if pl.role == "exempt" and pl.layer == layer}
             for pl in places:
-                if pl.layer != layer or len(mine) >= cap:
+                if pl.layer != layer or len(mine) >= cap or pl.role == "exempt":
                     continue
                 mine.append((pl.doc, "topic", ranking.get(pl.doc, (0.0,))[0], pl.offset))
+                # a rule's 不犯 clause joins it, on a slot of its own: askers of a situation ask
+                # whether their case is the exception (以物易物 among monks, a nun's boil lanced
+                # by a man); tune sets +6 gold −2 (search passages pushed out), dev ±0
+                ex = exempts.get(pl.work) if pl.role == "rule" else None
+                if ex is not None and ex.doc != pl.doc:
+                    mine.append((ex.doc, "topic", ranking.get(ex.doc, (0.0,))[0], ex.offset))
+                    cap += 1
                 # the passage right after the anchor is usually its run-on already
                 inside = [d for d in (*range(pl.start, pl.doc), *range(pl.doc + 2, pl.end))
                           if d in ranking or fit.get(d, 0.0) >= FIT_ALONE]
@@ -520,7 +528,7 @@ class Retriever:
             if self._in_layer(doc, a.layer):
                 story = stories.get(a.work, doc) if a.role == "rule" else doc
                 start = story if doc - self.SECTION_MAX <= story < doc else doc
-                out.append(Place(a.layer, a.work, doc, max(end, doc + 1), off, start))
+                out.append(Place(a.layer, a.work, doc, max(end, doc + 1), off, start, a.role))
         return out
 
     def material_at(self, coord: str, n: int = 1, source: str = "clue") -> Material:
@@ -723,6 +731,7 @@ class Place:
     end: int
     offset: int
     start: int              # where the section opens: doc, or before it (a rule's story)
+    role: str = ""          # the anchor's role (rule, exempt, treatment …; skeleton.Anchor)
 
 
 SYNONYM_SHARE = 0.3     # what a second word for the same idea adds to a passage's score
