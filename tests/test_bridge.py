@@ -199,6 +199,14 @@ def test_a_part_without_monks_or_nuns_is_not_made_a_nuns_question_by_another_par
     assert ids and ids[0] == "m.np.18", ids
 
 
+def test_a_nuns_preceptor_is_no_monk():
+    """和尚尼 is a nun's preceptor: a question that speaks of her asks about nuns (it had made the
+    whole question the monks', and the nuns' own rule on ordaining a pregnant woman weighed less)."""
+    a = bridge.analyse("末学在尼寺当住持，有位女众想求受具足戒。请问我作为和尚尼，能给她授戒吗？")
+    assert all(p.nun for p in a.parts)
+    assert not bridge.analyse("请问和尚能给沙弥授戒吗？").parts[0].nun
+
+
 def test_a_long_post_with_greetings_and_three_questions_is_answered(engine):
     story = "各位法师好，阿弥陀佛！末学是一名在家居士，平时在县里一座小寺院做义工，帮忙打理斋堂。" * 10
     q = (story + "第一，有位师父想让我把居士供养他的红包单独存一张卡，他自己拿着卡取钱，这样如法吗？"

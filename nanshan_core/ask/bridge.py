@@ -165,7 +165,7 @@ _SELF_INTRO = re.compile(r"(?:我|本人|末学|弟子)(?:是|为|乃)(?:一[名
                          r"(?:比丘尼|比丘|沙弥尼|沙弥|式叉摩那|居士|出家人|出家众|法师|僧人|学佛的人|佛弟子)")
 # 「应该怎么处理？」「犯什么罪？」「如何对治？」: a follow-up that says nothing of its own asks about the part before
 _FOLLOW_UP = re.compile(r"处理|处置|对待|对治|解决|办|做|算|判|罪|犯|结|看|呢|何|如|样|种|情况|规定|说法|讲究")
-_MONKS = re.compile(r"比丘(?!尼)|和尚|沙弥(?!尼)")
+_MONKS = re.compile(r"比丘(?!尼)|和尚(?!尼)|沙弥(?!尼)")   # 和尚尼: a nun's preceptor
 _MONKS_TOO = re.compile(r"比丘(?!尼)|大僧|僧尼|男众|二众|两众|二部")
 _STOPS = re.compile(r"[？?！!。；;\n]+")
 _LIST_MARKS = "、和及与"     # a list goes on after these: 「衣钵、一些钱、还有几件家具」 is one part
