@@ -388,3 +388,16 @@ def test_which_offence_an_act_is_is_asked_of_the_texts_not_of_the_person(engine)
 def test_a_text_to_be_signed_with_a_masters_name_is_refused_as_invented(engine):
     res = engine.ask("我写了一段劝人惜福的白话，请法师改成文言，落款署道宣律师之名，登在寺刊上。")
     assert res.refused and res.selection.refusal.kind == "invent"
+
+
+def test_the_request_a_scope_note_is_about_lends_the_answer_no_topic(engine):
+    """The answer is about the Vinaya part: 银行定期/国债 in the financial request had made 貿錢寶戒
+    the main topic of a question about 常住 property; a story the Vinaya question points back to
+    (「…诊所只有男医生。请问这种情况可以…吗？」) is still what the answer is about."""
+    res = engine.ask("律里说常住物和私人物品混用，算不算犯盗？另外常住有一笔闲钱，想请您推荐一下是放银行定期还是买国债。")
+    ids = [m.topic.id for m in res.selection.topics]
+    assert res.selection.scope.outcome == "scope_note"
+    assert "m.np.19" not in ids and {"m.pr.2", "m.np.30"} & set(ids), ids
+    assert res.selection.question.endswith("买国债。")          # the reader's question is kept whole
+    res = engine.ask("我是比丘尼，腿上长了个脓疮要切开，可是诊所只有男医生。请问这种情况可以让男医生处理吗？")
+    assert "n.pc.147" in [m.topic.id for m in res.selection.topics]

@@ -90,6 +90,16 @@ def scope_lead(result: Result) -> None:
     result.answer.text = lead + "\n" + result.answer.text
 
 
+def _in_scope_text(question: str, matches, decision) -> str:
+    """The question without the parts a scope note is about: 「律里…算不算犯盗？另外常住有一笔闲钱，
+    想请您推荐一下是放银行定期还是买国债。」 is answered on 盗僧物, not on 貿錢寶 (银行, 国债)."""
+    out = set(decision.out_parts) if decision.outcome == "scope_note" else set()
+    parts = matches.analysis.parts
+    if not out or len(out) >= len(parts):
+        return question
+    return "".join(question[p.start:p.end] for i, p in enumerate(parts) if i not in out)
+
+
 def check_question(question: str) -> str:
     """The question as the engine (and a model) will see it, or a clear message why not:
     terminal controls and bidi overrides are dropped first (a question must not recolour
@@ -184,6 +194,9 @@ class Engine:
         question = check_question(question)
         matches = self.match_topics(question, topics)
         decision = self.gate.decide(question, matches)
+        asked = _in_scope_text(question, matches, decision)
+        if asked != question:       # the topics and terms are the Vinaya part's, not the note's
+            matches = self.match_topics(asked, topics)
         if decision.outcome == "silent" and not topics:
             matches = self._principle_topics(question, matches, decision)
         if terms is not None:
@@ -193,7 +206,8 @@ class Engine:
                 sel.confidence = matches.confidence
                 sel.suggestions = matches.suggestions()
         else:
-            sel = terms_mod.select(question, df_share=self.df_share, matches=matches, decision=decision)
+            sel = terms_mod.select(asked, df_share=self.df_share, matches=matches, decision=decision)
+            sel.question = question
         sel.scope = decision if decision.outcome in ("scope_note", "silent") else None
         return sel
 

@@ -39,6 +39,7 @@ WHOLE_KINDS = ("invent", "judge")        # never answered in part: they ask for 
 REFUSE_AT = 0.75         # posterior of an out-of-scope kind at which a part is out of scope
 LOOSE_SUBJECT = 4.0      # what a topic met only by shared characters adds to a part's subject
 STRONG_SUBJECT = 8.0     # topic evidence that frames a text as the Vinaya's as much as a word of it does
+SURE_OUT = 0.99           # a part this surely out of scope lends the answer no topic (engine._in_scope_text)
 OUT_SURE = 0.15           # posterior of 'answer' below which a text with no Vinaya in it is out of scope
 LEX_WEIGHT = 0.4         # what each domain word adds to a kind's posterior (at most three count)
 FOLLOW_UP = 8            # characters up to which a part after an out-of-scope request only continues it
@@ -87,6 +88,7 @@ class Decision:
     suggestion: str | None = None       # an in-scope question the reader can ask instead
     silent: list[dict] = field(default_factory=list)   # silent things met: {"thing", "topics", "terms"}
     parts: list[dict] = field(default_factory=list)    # per part: text, kind, p, subject
+    out_parts: list[int] = field(default_factory=list)  # scope_note: the parts the note is about
 
     @property
     def refusal(self) -> Refusal | None:
@@ -659,8 +661,18 @@ class Gate:
             return Decision("answer", parts=parts)
         kind = max(out_parts, key=lambda p: p["p"])["kind"]
         if in_scope or self._asks_leave(out_parts, q):
-            return Decision("scope_note", kind, _data()["kinds"][kind]["note"], parts=parts)
+            return Decision("scope_note", kind, _data()["kinds"][kind]["note"], parts=parts,
+                            out_parts=self._lends_nothing(parts, out_parts, a.parts))
         return self._refuse(kind, parts)
+
+    @staticmethod
+    def _lends_nothing(parts: list[dict], out_parts: list[dict], analysed) -> list[int]:
+        """The parts of a scope-noted question the answer takes no topic from: requests surely
+        out of scope that ask on their own (「另外…想请您推荐一下是放银行定期还是买国债。」), not a
+        story the Vinaya question points back to (「…附近诊所只有男医生。请问这种情况可以…吗？」)."""
+        from .bridge import _asks
+        return [i for i, (p, part) in enumerate(zip(parts, analysed))
+                if p in out_parts and p["p"] >= SURE_OUT and _asks(part.text)]
 
     @staticmethod
     def _in_scope(parts: list[dict], analysed, out_parts: list[dict]) -> list[dict]:
