@@ -401,3 +401,10 @@ def test_the_request_a_scope_note_is_about_lends_the_answer_no_topic(engine):
     assert res.selection.question.endswith("买国债。")          # the reader's question is kept whole
     res = engine.ask("我是比丘尼，腿上长了个脓疮要切开，可是诊所只有男医生。请问这种情况可以让男医生处理吗？")
     assert "n.pc.147" in [m.topic.id for m in res.selection.topics]
+
+
+def test_a_quotation_the_reader_searched_for_in_vain_is_asked_to_be_checked(engine):
+    """「…我在CBETA上搜了半天也搜不到。…真有这句话吗？」 asks the app to check a claimed quotation —
+    its own work — as 找/查 do; it was refused as a request for an invented text."""
+    res = engine.ask("朋友转给我一段据说是行事钞的引文，说比丘可以做生意，我在CBETA上怎么搜都搜不到。行事钞里真有这种说法吗？")
+    assert not res.refused, res.selection.refusal
