@@ -408,3 +408,13 @@ def test_a_quotation_the_reader_searched_for_in_vain_is_asked_to_be_checked(engi
     its own work — as 找/查 do; it was refused as a request for an invented text."""
     res = engine.ask("朋友转给我一段据说是行事钞的引文，说比丘可以做生意，我在CBETA上怎么搜都搜不到。行事钞里真有这种说法吗？")
     assert not res.refused, res.selection.refusal
+
+
+def test_a_story_asked_about_only_by_an_out_of_scope_question_is_its_occasion(engine):
+    """「本人是…的比丘，…讲课费。想问这些收入要不要交个人所得税？」: the story is asked about only
+    through 这些, by a tax question — it is that question's occasion, not a Vinaya part earning a
+    scope note; the same story before a question of the Vinaya's own is still answered."""
+    story = "本人是在寺里做监院的比丘，平时也去外面讲课，主办方会给一些讲课费和车马费。"
+    res = engine.ask(story + "想问这些收入要不要交个人所得税？在网上怎么申报？")
+    assert res.refused and res.selection.refusal.kind == "legal"
+    assert not engine.ask(story + "律里比丘能不能收这些钱？").refused

@@ -519,6 +519,17 @@ def _names_the_person(clause: str) -> bool:
     return bool(_person().search(_ADDRESSEE.sub("", clause)))
 
 
+def _occasion_of_request(i: int, parts: list[dict], analysed, out_parts: list[dict]) -> bool:
+    """「本人是在佛学院任教的比丘，每个月学院发讲课费…。想问这些收入要不要交个人所得税？」: a part
+    that asks nothing itself and is asked about only because the next question points back at it
+    (这些, 这样) is the occasion of that question; when that question is out of scope, so is it."""
+    from .bridge import _asks
+    if _asks(analysed[i].text):
+        return False
+    nxt = next((j for j in range(i + 1, len(parts)) if _asks(analysed[j].text)), None)
+    return nxt is not None and parts[nxt] in out_parts
+
+
 # -- silent topics ---------------------------------------------------------------------------
 
 @functools.lru_cache(maxsize=1)
@@ -692,6 +703,8 @@ class Gate:
             if p in out_parts:
                 continue
             if not part.asks and (not asked_in or (p["kind"] != "answer" and p["p"] >= REFUSE_AT)):
+                continue
+            if _occasion_of_request(i, parts, analysed, out_parts):
                 continue
             after_out = i > 0 and parts[i - 1] in out_parts
             if after_out and _content(p["text"]) <= FOLLOW_UP and not _vinaya_framed(p["text"]):
