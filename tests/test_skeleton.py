@@ -231,3 +231,18 @@ def test_sections_askers_raise_that_the_chapters_list_only_in_passing(engine, qu
     assert tid in chosen, chosen
     places = engine.retriever.places(engine.skeleton.anchors(engine.skeleton.get(tid)))
     assert {p.work for p in places} >= works
+
+
+def test_the_seven_ways_of_settling_disputes_have_dao_xuans_and_yuan_zhaos_treatment(full_pack, skel):
+    """The 滅諍 have no 「…戒」 heading: 含注戒本 and 戒本疏 state each as the 戒本 does, and the 疏
+    and 記 on it follow — so every one of the seven has all three layers (it had 律本 only)."""
+    for num in range(1, 8):
+        t = skel.get(f"m.as.{num}")
+        by = {(a.work, a.role): full_pack.line_by_id(a.line) for a in t.anchors}      # all, shown or not
+        assert by[("T1806", "heading")].text.lstrip().startswith("應與"), (num, by[("T1806", "heading")].coord)
+        assert by[("X0714", "heading")].text.startswith("【律】應與"), (num, by[("X0714", "heading")].coord)
+        assert by[("X0714", "treatment")].text.startswith(("【疏】", "【註】")), (num, by[("X0714", "treatment")].coord)
+        assert ("X0714", "explains") in by, num
+    assert skel.anchors(skel.get("m.as.1"))[0].work == "T1428"
+    rows = {c["class"]: c for c in report(skel)["orders"][0]["classes"]}
+    assert rows["滅諍"]["daoxuan"] == rows["滅諍"]["yuanzhao"] == 7

@@ -602,6 +602,7 @@ class Builder:
         if order == "m":
             self.hanzhu(topics)
             self.jiebenshu(topics)
+            self.miezheng(topics)
             self.xingshichao(topics)
             self.other_vinayas(topics)
         else:
@@ -702,6 +703,32 @@ class Builder:
                 ji = s.next_layer("yuanzhao", shu, nxt)
                 if ji >= 0:
                     self.anchor(t, "X0714", "explains", ji)
+
+    def miezheng(self, topics: list[Topic]) -> None:
+        """The seven 滅諍 have no 「…戒」 heading: 含注戒本 and 戒本疏 state each as the 戒本 does
+        (「應與現前毘尼當與現前毘尼」, 戒本疏 after 【律】), in the rules' order; the 疏 and 記 on each
+        follow its statement."""
+        rules = sorted((t for t in topics if t.cls == "as"), key=lambda t: t.num)
+        statement = self.fold("應與") + f"[^{self.fold('當')}。\n　]{{2,6}}" + self.fold("當與")     # streams are folded
+        for work, pattern in (("T1806", statement), ("X0714", "【律】" + statement)):
+            s = self.stream(work)
+            if s is None or not rules:
+                continue
+            offs = [m.start() for m in re.finditer(pattern, s.text)]
+            if len(offs) != len(rules):
+                self.notes.append(f"{work}：七滅諍的条文找到 {len(offs)} 处，未定位")
+                continue
+            for t, off, nxt in zip(rules, offs, offs[1:] + [len(s.text)]):
+                if work == "T1806":
+                    self.anchor(t, work, "heading", off)
+                    continue
+                self.anchor(t, work, "heading", off, layer="vinaya")
+                shu = s.next_layer("daoxuan", off, nxt)
+                if shu >= 0:
+                    self.anchor(t, work, "treatment", shu)
+                    ji = s.next_layer("yuanzhao", shu, nxt)
+                    if ji >= 0:
+                        self.anchor(t, work, "explains", ji)
 
     def xingshichao(self, topics: list[Topic]) -> None:
         """行事鈔 隨戒釋相篇: 「畜錢寶戒十八。」 heads each rule's treatment."""
