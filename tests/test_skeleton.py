@@ -246,3 +246,13 @@ def test_the_seven_ways_of_settling_disputes_have_dao_xuans_and_yuan_zhaos_treat
     assert skel.anchors(skel.get("m.as.1"))[0].work == "T1428"
     rows = {c["class"]: c for c in report(skel)["orders"][0]["classes"]}
     assert rows["滅諍"]["daoxuan"] == rows["滅諍"]["yuanzhao"] == 7
+
+
+def test_a_nuns_rule_worded_as_a_monks_rule_is_treated_where_that_rule_is(skel):
+    """A nuns' 眾學 rule is the monks' rule (same_as); where the commentaries treat that rule only
+    with its class (no heading of its own), the nuns' rule has the class's places too — every
+    nuns' 眾學 rule has a 道宣 and a 元照 place (54 and 20 of 100 had)."""
+    rows = {c["class"]: c for c in report(skel)["orders"][1]["classes"]}
+    assert rows["眾學"]["daoxuan"] == rows["眾學"]["yuanzhao"] == 100
+    t = skel.get("n.sk.90")
+    assert t.same_as and {"daoxuan", "yuanzhao"} <= {a.layer for a in skel.anchors(t)}

@@ -172,7 +172,10 @@ class Skeleton:
         # a layer that does not treat the topic on its own treats the chapter around it: a
         # procedure's 犍度 and 篇, a section's 篇, a nuns' own rule the 尼眾別行篇
         have_layers = {a.layer for a in own}
-        for up in self._chapters_of(t):
+        ups = self._chapters_of(t)
+        if t.same_as and t.same_as in self.topics:      # … and the monks' rule's chapter, which the
+            ups += self._chapters_of(self.topics[t.same_as])   # commentaries treat (眾學 of the nuns)
+        for up in ups:
             for a in up.anchors:
                 if a.layer not in have_layers and a.role != "exempt":
                     own.append(TopicAnchor(a.layer, a.work, "chapter", a.line, a.end_line))
