@@ -256,3 +256,18 @@ def test_a_nuns_rule_worded_as_a_monks_rule_is_treated_where_that_rule_is(skel):
     assert rows["眾學"]["daoxuan"] == rows["眾學"]["yuanzhao"] == 100
     t = skel.get("n.sk.90")
     assert t.same_as and {"daoxuan", "yuanzhao"} <= {a.layer for a in skel.anchors(t)}
+
+
+@pytest.mark.parametrize("tid, coords", [
+    ("k.14.suspending_uposatha", {"T1804": "T40n1804_p0022c26", "T1805": "T40n1805_p0214c20"}),
+    ("k.14.postponing", {"T1804": "T40n1804_p0034c14", "T1805": "T40n1805_p0232c25"}),
+    ("k.09.samaggi", {"T1804": "T40n1804_p0034c24", "T1805": "T40n1805_p0233a23"}),
+    ("k.16.four_disputes", {"T1804": "T40n1804_p0048b20", "T1805": "T40n1805_p0258a22"}),
+])
+def test_khandhakas_no_pian_treats_whole_have_their_procedures_placed(full_pack, skel, tid, coords):
+    """遮, 拘睒彌 and 滅諍 are treated by no 篇 as a whole; the procedures 行事鈔 does treat (遮說戒 and
+    舉罪 in 僧網大綱篇, 增減說戒 and 非時和合 in 說戒正儀篇's 時節, the four 諍 in 篇聚名報篇) are placed
+    there and at 資持記's gloss of the same passage."""
+    have = {a.work: full_pack.line_by_id(a.line).coord for a in skel.topics[tid].anchors}
+    for work, coord in coords.items():
+        assert have.get(work) == coord, (tid, work, have.get(work))
