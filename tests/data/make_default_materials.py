@@ -9,8 +9,9 @@ updates it says so:
 
     python tests/data/make_default_materials.py --pack corpus_pack
 
-Last remade on 2026-12-02 (stop 25), after the seven 滅諍 got 含注戒本 and 戒本疏 places (5 dev
-questions' materials moved, dev recall unchanged); before that after the skeleton got nine more
+Last remade on 2026-12-02 (stop 25), after 遮, 拘睒彌 and 滅諍 揵度's procedures got 行事鈔 and
+資持記 places (5 dev questions' materials moved, dev recall unchanged); before that after the
+seven 滅諍 got 含注戒本 and 戒本疏 places (5 dev questions); after the skeleton got nine more
 sections (邪命, 臥法 …; 6 dev questions) and after a rule's 不犯
 clause got a slot of its own beside the rule (11 dev questions); in stop 23 after both 不定
 rules got their 戒本疏 heading, 疏 and 記 (dev-05, a monk alone with a woman); before that
