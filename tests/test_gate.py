@@ -418,3 +418,12 @@ def test_a_story_asked_about_only_by_an_out_of_scope_question_is_its_occasion(en
     res = engine.ask(story + "想问这些收入要不要交个人所得税？在网上怎么申报？")
     assert res.refused and res.selection.refusal.kind == "legal"
     assert not engine.ask(story + "律里比丘能不能收这些钱？").refused
+
+
+def test_a_verdict_asked_of_the_readers_opinion_is_asked_of_the_reader(engine):
+    """「您觉得他是不是故意的？」 asks the reader to judge the person told of, as 「法师您看…」
+    does; the same address before a question about an act (「您觉得比丘…算不算犯盗？」) is answered."""
+    story = "我们寺的监院管常住的账，有一笔居士供养没有入账，他说是忘了。"
+    res = engine.ask(story + "您觉得他是不是故意的？")
+    assert res.refused and res.selection.refusal.kind == "judge"
+    assert not engine.ask("您觉得比丘管常住的账出了错，算不算犯盗？").refused

@@ -454,7 +454,7 @@ def _undisclaimed(text: str) -> str:
     return "，".join(c for c in _clauses(text) if not _DISCLAIMS.search(c))
 
 
-_ADDRESSEE = re.compile(r"(?:请问?|恳请|烦请|劳烦|拜托)(?:各位)?(?:法师|师父)|(?:法师|师父)(?:您|你)")
+_ADDRESSEE = re.compile(r"(?:请问?|恳请|烦请|劳烦|拜托)(?:各位)?(?:法师|师父)|(?:法师|师父)(?:您|你)|(?:您|你)(?:觉得|认为|说说|看)")
 _PRACTICE = re.compile(r"^(?:那)?(?:这样|这么做|这种做法|这种情况|这种事|如此|那样)")
 
 
