@@ -63,6 +63,7 @@ class Part:
     end: int
     text: str
     asks: bool = True        # the part asks something (a narrative part only sets the scene)
+    asks_itself: bool = True  # … in its own words, not only as the story a later part points back to
     nun: bool = False        # the part is about nuns (its own words, else the question's)
     both: bool = False       # … and about monks too: it compares the two orders (比丘和比丘尼、僧尼)
 
@@ -209,7 +210,7 @@ def analyse(question: str) -> Analysis:
         parts = [Part(0, len(q), q)]
     whole_nun = bool(_nun_words().search(q))
     for p in parts:
-        p.asks = _asks(p.text)
+        p.asks = p.asks_itself = _asks(p.text)
         if _nun_words().search(p.text):
             p.nun = True
             p.both = bool(_MONKS_TOO.search(p.text))

@@ -523,10 +523,9 @@ def _occasion_of_request(i: int, parts: list[dict], analysed, out_parts: list[di
     """「本人是在佛学院任教的比丘，每个月学院发讲课费…。想问这些收入要不要交个人所得税？」: a part
     that asks nothing itself and is asked about only because the next question points back at it
     (这些, 这样) is the occasion of that question; when that question is out of scope, so is it."""
-    from .bridge import _asks
-    if _asks(analysed[i].text):
+    if analysed[i].asks_itself:
         return False
-    nxt = next((j for j in range(i + 1, len(parts)) if _asks(analysed[j].text)), None)
+    nxt = next((j for j in range(i + 1, len(parts)) if analysed[j].asks_itself), None)
     return nxt is not None and parts[nxt] in out_parts
 
 
@@ -681,9 +680,8 @@ class Gate:
         """The parts of a scope-noted question the answer takes no topic from: requests surely
         out of scope that ask on their own (「另外…想请您推荐一下是放银行定期还是买国债。」), not a
         story the Vinaya question points back to (「…附近诊所只有男医生。请问这种情况可以…吗？」)."""
-        from .bridge import _asks
         return [i for i, (p, part) in enumerate(zip(parts, analysed))
-                if p in out_parts and p["p"] >= SURE_OUT and _asks(part.text)]
+                if p in out_parts and p["p"] >= SURE_OUT and part.asks_itself]
 
     @staticmethod
     def _in_scope(parts: list[dict], analysed, out_parts: list[dict]) -> list[dict]:

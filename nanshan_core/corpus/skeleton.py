@@ -696,13 +696,17 @@ class Builder:
         placed = self._place(topics, heads, "X0714", "heading", layer="vinaya")
         bounds = sorted(h.offset for h in placed.values()) + [len(s.text)]
         for t, h in placed.items():
-            nxt = bounds[bisect.bisect_right(bounds, h.offset)]
-            shu = s.next_layer("daoxuan", h.offset, nxt)
-            if shu >= 0:
-                self.anchor(t, "X0714", "treatment", shu)
-                ji = s.next_layer("yuanzhao", shu, nxt)
-                if ji >= 0:
-                    self.anchor(t, "X0714", "explains", ji)
+            self._shu_and_ji(t, s, h.offset, bounds[bisect.bisect_right(bounds, h.offset)])
+
+    def _shu_and_ji(self, t: Topic, s: Stream, statement: int, nxt: int) -> None:
+        """戒本疏 (X0714) after a rule's 【律】 statement: the first 疏 (道宣) and the first 記 (元照)
+        after it, before the next rule's statement."""
+        shu = s.next_layer("daoxuan", statement, nxt)
+        if shu >= 0:
+            self.anchor(t, "X0714", "treatment", shu)
+            ji = s.next_layer("yuanzhao", shu, nxt)
+            if ji >= 0:
+                self.anchor(t, "X0714", "explains", ji)
 
     def miezheng(self, topics: list[Topic]) -> None:
         """The seven 滅諍 have no 「…戒」 heading: 含注戒本 and 戒本疏 state each as the 戒本 does
@@ -723,12 +727,7 @@ class Builder:
                     self.anchor(t, work, "heading", off)
                     continue
                 self.anchor(t, work, "heading", off, layer="vinaya")
-                shu = s.next_layer("daoxuan", off, nxt)
-                if shu >= 0:
-                    self.anchor(t, work, "treatment", shu)
-                    ji = s.next_layer("yuanzhao", shu, nxt)
-                    if ji >= 0:
-                        self.anchor(t, work, "explains", ji)
+                self._shu_and_ji(t, s, off, nxt)
 
     def xingshichao(self, topics: list[Topic]) -> None:
         """行事鈔 隨戒釋相篇: 「畜錢寶戒十八。」 heads each rule's treatment."""
