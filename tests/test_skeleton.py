@@ -271,3 +271,16 @@ def test_khandhakas_no_pian_treats_whole_have_their_procedures_placed(full_pack,
     have = {a.work: full_pack.line_by_id(a.line).coord for a in skel.topics[tid].anchors}
     for work, coord in coords.items():
         assert have.get(work) == coord, (tid, work, have.get(work))
+
+
+def test_the_last_class_a_commentary_treats_runs_to_its_chapters_end(engine, skel):
+    """眾學 is the last class 行事鈔 and 資持記 treat in 隨戒釋相篇; its place ran one passage, so a
+    眾學 rule asked about (人臥己坐說法, treated with the 塔 rules three passages on) could only
+    show the class's opening. It runs to the next 篇 (持犯方軌篇 / 釋持犯篇) now, and no further."""
+    r = engine.retriever
+    doc = lambda coord: r.doc_at_line(engine.pack.line(coord).id)[0]
+    places = {p.work: p for p in r.places(skel.anchors(skel.get("m.sk.87"))) if p.role == "chapter"}
+    for work, treated, next_pian in [("T1804", "T40n1804_p0090c24", "T40n1804_p0091a06"),
+                                     ("T1805", "T40n1805_p0331a20", "T40n1805_p0331b09")]:
+        pl = places[work]
+        assert pl.start <= doc(treated) < pl.end <= doc(next_pian) + 1, work

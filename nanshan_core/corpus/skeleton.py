@@ -1030,6 +1030,14 @@ class Builder:
             anchors.sort(key=lambda a: a.offset)
             for i, a in enumerate(anchors):
                 a.end_line = next((b.line for b in anchors[i + 1:] if b.line > a.line), None)
+        # the last of its kind in a work (眾學, the last class 行事鈔 and 資持記 treat) ran one
+        # passage; its treatment runs to the end of the chapter holding it (隨戒釋相篇)
+        for (work, kind), anchors in groups.items():
+            chapters = groups.get((work, "chapter"), []) if kind != "chapter" else []
+            for a in anchors:
+                if a.end_line is None:
+                    a.end_line = next((c.end_line for c in reversed(chapters)
+                                       if c.line <= a.line and c.end_line and a.line < c.end_line), None)
 
 
 SCHEMA_SQL = """
