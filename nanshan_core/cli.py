@@ -64,7 +64,7 @@ def read_question(args) -> str:
 class ProgressPrinter:
     """Build progress on stderr: a redrawn bar on a terminal, a line per stage change otherwise."""
 
-    STAGES = {"parse": "读取 XML", "store": "写入行表", "index": "建立索引"}
+    STAGES = {"parse": "读取 XML", "store": "写入行表", "index": "建立索引", "eval": "评测"}
 
     def __init__(self, stream=sys.stderr):
         self.stream = stream
@@ -296,17 +296,23 @@ def _stream_to_stderr(token: str) -> None:
     sys.stderr.flush()
 
 
+def _eval_progress(args):
+    """Questions done, on stderr as the pack build shows its stages (none with --json)."""
+    if args.json:
+        return None
+    printer = ProgressPrinter()
+    return lambda k, n, qid: printer("eval", k + 1, n, qid)
+
+
 def cmd_eval(args) -> int:
     from .tools.evaluate import format_report, format_scope_report, is_scope_set, run, run_scope
     from .paths import find_cbeta
     engine = _engine(args)
     if is_scope_set(Path(args.questions)):       # a set labelled with the gate's outcomes
-        progress = None if args.json else (lambda k, n, qid: print(f"\r{k + 1}/{n} {qid}", end="", file=sys.stderr))
-        report = run_scope(engine, Path(args.questions), progress=progress)
+        report = run_scope(engine, Path(args.questions), progress=_eval_progress(args))
         if args.json:
             print(json.dumps(report, ensure_ascii=False, indent=1))
         else:
-            print(file=sys.stderr)
             print(format_scope_report(report, summary_only=args.summary))
         return 0
     cbeta = find_cbeta(args.cbeta) or Path(engine.pack.manifest["cbeta"]["source"])
@@ -315,10 +321,8 @@ def cmd_eval(args) -> int:
         from .ask.llm import ask_with_model, load_model
         model = load_model(args.model)
         ask = lambda q: ask_with_model(engine, q, model)  # noqa: E731
-    progress = None if args.json else (lambda k, n, qid: print(f"\r{k + 1}/{n} {qid}", end="", file=sys.stderr))
-    report = run(engine, Path(args.questions), cbeta, ask=ask, progress=progress)
+    report = run(engine, Path(args.questions), cbeta, ask=ask, progress=_eval_progress(args))
     if not args.json:
-        print(file=sys.stderr)
         print(format_report(report, summary_only=args.summary))
     else:
         print(json.dumps(report, ensure_ascii=False, indent=1))
