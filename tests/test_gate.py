@@ -373,6 +373,17 @@ def test_a_request_made_of_the_reader_asks_without_a_question_mark(engine):
     assert engine.ask(vinaya + "另外寺里有一笔余款，平时都存在银行里。").to_json()["scope"]["outcome"] == "answer"
 
 
+def test_say_say_is_a_request_not_speech_reported(engine):
+    """「想请师父说说这预示着什么。」 asks the reader (说说 is a request); it was read as reported
+    speech (「…说…」) and the omen part went unseen beside the Vinaya question after it."""
+    vinaya = "另外比丘能不能动手驱赶鸟雀、拆掉它们的窝，律里有没有讲？"
+    res = engine.ask("大殿屋檐下天天有乌鸦叫，老居士们说这是不祥之兆。想请师父说说这预示着什么。" + vinaya)
+    assert res.to_json()["scope"]["outcome"] == "scope_note"
+    assert res.selection.scope.kind == "divination"
+    told = engine.ask("大殿屋檐下天天有乌鸦叫，老居士们说这是不祥之兆。" + vinaya)
+    assert told.to_json()["scope"]["outcome"] == "answer"
+
+
 def test_which_offence_an_act_is_is_asked_of_the_texts_not_of_the_person(engine):
     """「请问这位…的师父犯了什么罪？」 asks how the texts class the act told — 無根謗 — and is
     answered; a verdict on the person, or the offence insisted on or asked of the reader outright,

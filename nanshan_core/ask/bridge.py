@@ -299,7 +299,8 @@ _ANNOUNCES = re.compile(r"(?:我|末学|弟子)?想?(?:向您|向法师|向师�
 
 # 「医生问我们要不要放弃插管。」「监院说常住可以先借给我。」: what someone else asked or said,
 # told without a question mark, asks the reader nothing
-_REPORTED = re.compile(r"(?<![想请要我再来])(?:说|问|建议|劝|告诉)[^，,。；;！!\s]*")
+# — but 说说/讲讲 (「想请师父说说这预示着什么。」) is a request made of the reader, not speech reported
+_REPORTED = re.compile(r"(?<![想请要我再来说])(?:说(?!说)|问|建议|劝|告诉)[^，,。；;！!\s]*")
 
 # What makes a part of a question a question rather than the story around it.
 _ASKING = re.compile(r"[？?]|吗|呢|么|能不能|可不可以|可以|是否|怎|如何|为何|为什么|哪|什么|多少|几|算不算|"
@@ -307,6 +308,7 @@ _ASKING = re.compile(r"[？?]|吗|呢|么|能不能|可不可以|可以|是否|�
                      # a request made of the reader asks too, question mark or not: 「想请您推荐一下
                      # 是放银行定期还是买国债。」「麻烦法师帮我看看。」
                      r"(?<![他她它])(?:请您|请你|烦请|恳请|劳烦|拜托|麻烦(?:您|你|法师|师父))|"
+                     r"(?:说说|讲讲|谈谈)(?!笑)|"
                      r"(?<![他她它们兄弟姐妹友人])帮(?:我|忙)(?:看|算|推荐|查|分析|想想|出|拿|选|挑|判断|介绍|讲|说|解释)")
 
 
