@@ -282,3 +282,22 @@ def test_what_someone_else_said_or_asked_is_told_not_asked():
 def test_the_story_before_the_asker_narrows_the_question_is_not_asked():
     a = bridge.analyse("医生问我要不要住院，我一直拿不定主意？住院的事我自己跟医生商量，只想请问：律里比丘病了过午能不能吃东西？")
     assert [p.asks for p in a.parts] == [False, True]
+
+
+def test_a_question_of_several_parts_is_also_read_whole(engine, monkeypatch):
+    """No part alone says what is asked — a death, the things left, how to share them — the
+    parts together ask about a deceased monk's belongings (亡比丘衣物)."""
+    q = "我们寺一位老师父上个月圆寂了。他留下了衣钵、几箱书和一些存款。大家该怎么分才如法？"
+    m, ids = top(engine, q)
+    assert any("亡比丘" in x.topic.names[0] for x in m.chosen()), ids
+    monkeypatch.setattr(bridge.Matcher, "_read_whole", lambda self, a, best: None)
+    assert not any("亡比丘" in x.topic.names[0] for x in engine.matcher.match(q).chosen())
+
+
+def test_a_monks_rule_answers_to_the_names_of_its_nuns_version(engine):
+    """戒本疏 names 眾學 65 「著富羅入塔戒」 (the nuns' version has the name), the 戒本
+    「著富羅入佛塔中」: the one rule has both names."""
+    names = engine.skeleton.get("m.sk.65").names
+    assert "著富羅入佛塔中戒" in names and "著富羅入塔戒" in names
+    assert not any(n.startswith("比丘尼") for t in engine.skeleton.topics.values() if t.id.startswith("m.")
+                   for n in t.names)

@@ -47,6 +47,7 @@ GENERAL = {"class", "khandhaka", "pian", "chapter"}
 PROCEDURES = GENERAL | {"procedure", "section"}   # topics that are not one precept
 NOT_NUN_WEIGHT = 0.4  # a rule only nuns have, when the question does not speak of nuns
 GENERAL_WEIGHT = 0.6  # a chapter or class as a whole, against one of its rules or procedures
+WHOLE_WEIGHT = 1.0    # the whole question read as one part (Matcher._read_whole)
 STORY_WEIGHT = 0.6    # evidence in a part that only tells the story around the question
 SURE = 6.0            # a top score (about: question characters explained) at which a topic is clear
 GUESS_FLOOR = 2.0     # below this the best topic is not offered as the question's topic at all
@@ -671,6 +672,7 @@ class Matcher:
                 prev = best.get(m.topic.id)
                 if prev is None or m.score > prev.score:
                     best[m.topic.id] = m
+        self._read_whole(a, best)
         # several parts may point at one topic: it counts once, with their evidence together
         merged: dict[str, TopicMatch] = {}
         for m in main:
@@ -692,6 +694,23 @@ class Matcher:
         ranked = [self._as_nun(m) if m.part in nun_parts - both else m for m in ranked]
         main = [x for m in main for x in self._versions(m, m.part in nun_parts, m.part in both)]
         return Matches(ranked, main, self._confidence(ranked, main), a)
+
+    def _read_whole(self, a: Analysis, best: dict[str, TopicMatch]) -> None:
+        """A question of several parts is also read whole: 「今天布萨…我发高烧去不了。托师兄帮我带句
+        话行不行？」 asks about 與欲 only with the scene and the request together, while each part alone
+        meets nothing of it.  The whole question's topics join the runners-up (never the parts' own
+        main topics), at the asking part: tune sets +8 gold and +3 main topics, dev unchanged."""
+        asking = [i for i, p in enumerate(a.parts) if p.asks]
+        if len(a.parts) < 2 or not asking:
+            return
+        for m in self.score_part(a, Part(0, len(a.simple), a.simple)):
+            if m.topic.nun and not a.nun:
+                m.score *= NOT_NUN_WEIGHT
+            m.score *= WHOLE_WEIGHT
+            m.part = asking[-1]
+            prev = best.get(m.topic.id)
+            if prev is None or m.score > prev.score:
+                best[m.topic.id] = m
 
     def _versions(self, m: TopicMatch, nun: bool, both: bool) -> list[TopicMatch]:
         """A part about monks and nuns alike (「比丘和比丘尼……一样吗」) gets both orders' rule;
