@@ -132,12 +132,22 @@ class Skeleton:
                     "SELECT topic, layer, work, role, line, end_line FROM topic_anchors"):
                 if tid in self.topics:
                     self.topics[tid].anchors.append(TopicAnchor(layer, work, role, line, end))
+        self._share_names()
         self._tell_apart()
         # a nuns' rule that repeats the monks' rule is treated where the monks' rule is
         self.nun_version: dict[str, str] = {}
         for t in self.topics.values():
             if t.same_as and t.same_as in self.topics:
                 self.nun_version.setdefault(t.same_as, t.id)
+
+    def _share_names(self) -> None:
+        """A nuns' rule that is a monks' rule (same_as) carries that rule's names; the monks' rule
+        takes the names the texts give the nuns' version too (戒本疏's 「著富羅入塔戒」 for the
+        戒本's 著富羅入佛塔中), so either name finds the one rule."""
+        for t in self.topics.values():
+            monks = self.topics.get(t.same_as) if t.same_as else None
+            if monks is not None:
+                monks.names += [n for n in t.names if "尼" not in n and n not in monks.names]
 
     def _tell_apart(self) -> None:
         """Topics of one name (時藥 is a procedure of 藥揵度 and a section of 四藥受淨篇) are labelled
