@@ -373,6 +373,17 @@ def test_a_request_made_of_the_reader_asks_without_a_question_mark(engine):
     assert engine.ask(vinaya + "另外寺里有一笔余款，平时都存在银行里。").to_json()["scope"]["outcome"] == "answer"
 
 
+def test_what_a_person_said_of_himself_is_no_verdict_asked(engine):
+    """「…他一直说自己没犯。」 tells what he said: the question after it asks whether making
+    someone admit an offence he did not commit accords with the Vinaya (自言治), and was refused
+    as a verdict because 他…没犯 followed a person pointed at.  A verdict asked of him still is."""
+    story = "我们寺有位师兄被人说犯了盗戒，他一直说自己没犯。"
+    res = engine.ask(story + "监院劝他认个小罪了事。这样让人认下没犯的罪，合乎戒律吗？")
+    assert res.to_json()["scope"]["outcome"] == "answer"
+    res = engine.ask(story + "他到底算不算破戒？")
+    assert res.to_json()["scope"]["outcome"] == "refuse" and res.selection.refusal.kind == "judge"
+
+
 def test_say_say_is_a_request_not_speech_reported(engine):
     """「想请师父说说这预示着什么。」 asks the reader (说说 is a request); it was read as reported
     speech (「…说…」) and the omen part went unseen beside the Vinaya question after it."""

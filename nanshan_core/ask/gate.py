@@ -429,12 +429,15 @@ def _verdict_pointed_back(parts) -> bool:
     such as 师父 are everywhere in real questions)."""
     pointed = False
     for part in parts:
-        # clauses too: 「我们住持开示说自己开悟了，他这是真的开悟还是犯了大妄语？」 is one part
-        for clause in _clauses(part.text):
-            q = simplify(clause)
-            if pointed and _anaphor().match(q) and _verdict_in(q):
-                return True
-            pointed = pointed or names_someone(clause) or _identifies(q)
+        # clauses too: 「我们住持开示说自己开悟了，他这是真的开悟还是犯了大妄语？」 is one part;
+        # only a sentence that asks asks a verdict (「…他一直说自己没犯。」 tells what he said)
+        for sentence in re.split(r"(?<=[。！？?!；;])", part.text):
+            asking = bool(_asking_sentences(simplify(sentence)))
+            for clause in _clauses(sentence):
+                q = simplify(clause)
+                if asking and pointed and _anaphor().match(q) and _verdict_in(q):
+                    return True
+                pointed = pointed or names_someone(clause) or _identifies(q)
     return False
 
 
