@@ -284,3 +284,13 @@ def test_the_last_class_a_commentary_treats_runs_to_its_chapters_end(engine, ske
                                      ("T1805", "T40n1805_p0331a20", "T40n1805_p0331b09")]:
         pl = places[work]
         assert pl.start <= doc(treated) < pl.end <= doc(next_pian) + 1, work
+
+
+def test_a_procedure_named_as_a_rule_is_treated_where_the_rule_is(skel):
+    """滅諍揵度's 自言治 is the fourth 滅諍 of the 戒本: 行事鈔 gives the 犍度 no 篇, but 含注戒本 and
+    戒本疏 / 行宗記 state and explain the rule, so the procedure has 道宣 and 元照 places."""
+    t = skel.get("k.16.patinna")
+    works = {(a.layer, a.work) for a in skel.anchors(t)}
+    assert {("daoxuan", "T1806"), ("daoxuan", "X0714"), ("yuanzhao", "X0714")} <= works
+    assert ("vinaya", "T1428") in works and skel.anchors(t)[0].work == "T1428"
+    assert not any(a.work in ("T1806", "X0714") for a in skel.anchors(skel.get("k.16.four_disputes")))

@@ -133,12 +133,25 @@ class Skeleton:
                 if tid in self.topics:
                     self.topics[tid].anchors.append(TopicAnchor(layer, work, role, line, end))
         self._share_names()
+        self.treated_as = self._procedures_named_as_rules()
         self._tell_apart()
         # a nuns' rule that repeats the monks' rule is treated where the monks' rule is
         self.nun_version: dict[str, str] = {}
         for t in self.topics.values():
             if t.same_as and t.same_as in self.topics:
                 self.nun_version.setdefault(t.same_as, t.id)
+
+    def _procedures_named_as_rules(self) -> dict[str, str]:
+        """A 犍度's procedure the texts name as a rule (滅諍揵度's 現前毘尼 … 如草覆地 are the seven
+        滅諍 of the 戒本) is treated where that rule is: 含注戒本 and 戒本疏 / 行宗記 state and explain
+        each, while 行事鈔 gives the 犍度 no 篇 of its own."""
+        rules: dict[str, str] = {}
+        for t in self.topics.values():
+            if t.is_rule and not t.nun:
+                for n in t.names:
+                    rules.setdefault(n, t.id)
+        return {t.id: rules[n] for t in self.topics.values() if t.cls == "procedure"
+                for n in t.names[:1] if n in rules}
 
     def _share_names(self) -> None:
         """A nuns' rule that is a monks' rule (same_as) carries that rule's names; the monks' rule
@@ -176,9 +189,10 @@ class Skeleton:
         """Where each layer treats the topic: its own places first, then (for a nuns' rule that
         repeats a monks' rule) the monks' rule's places in works where it has none of its own."""
         own = list(t.anchors)
-        if t.same_as and t.same_as in self.topics:
-            have = {a.work for a in own}
-            own += [a for a in self.topics[t.same_as].anchors if a.work not in have]
+        for other in (t.same_as, self.treated_as.get(t.id)):
+            if other and other in self.topics:
+                have = {a.work for a in own}
+                own += [a for a in self.topics[other].anchors if a.work not in have]
         # a layer that does not treat the topic on its own treats the chapter around it: a
         # procedure's 犍度 and 篇, a section's 篇, a nuns' own rule the 尼眾別行篇
         have_layers = {a.layer for a in own}
