@@ -701,9 +701,9 @@ class Matcher:
         return Matches(ranked, main, self._confidence(ranked, main), a)
 
     def _read_whole(self, a: Analysis, best: dict[str, TopicMatch]) -> None:
-        """A question of several parts is also read whole: 「今天布萨…我发高烧去不了。托师兄帮我带句
-        话行不行？」 asks about 與欲 only with the scene and the request together, while each part alone
-        meets nothing of it.  The whole question's topics join the runners-up (never the parts' own
+        """A question of several parts is also read whole: 「老师父圆寂了。他留下了衣钵、书和存款。
+        大家该怎么分才如法？」 asks about 亡比丘衣物 only with its parts together — a death, the things
+        left, how to share them — while each part alone meets other topics.  The whole question's topics join the runners-up (never the parts' own
         main topics), at the asking part: against reading the parts only, tune sets +8 gold (tune2 +4,
         tune4 +2, tune5 +4, tune7 −2) and +7 main topics; dev, tune, tune3, tune6 and tune8 unchanged."""
         asking = [i for i, p in enumerate(a.parts) if p.asks]

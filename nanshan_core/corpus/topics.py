@@ -187,7 +187,8 @@ class Skeleton:
 
     def anchors(self, t: Topic, layer: str | None = None) -> list[TopicAnchor]:
         """Where each layer treats the topic: its own places first, then (for a nuns' rule that
-        repeats a monks' rule) the monks' rule's places in works where it has none of its own."""
+        repeats a monks' rule, or a procedure named as a rule) that rule's places in works where it
+        has none of its own."""
         own = list(t.anchors)
         for other in (t.same_as, self.treated_as.get(t.id)):
             if other and other in self.topics:
