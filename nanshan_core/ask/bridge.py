@@ -48,6 +48,7 @@ PROCEDURES = GENERAL | {"procedure", "section"}   # topics that are not one prec
 NOT_NUN_WEIGHT = 0.4  # a rule only nuns have, when the question does not speak of nuns
 GENERAL_WEIGHT = 0.6  # a chapter or class as a whole, against one of its rules or procedures
 WHOLE_WEIGHT = 1.0    # the whole question read as one part (Matcher._read_whole)
+WHOLE_CLEAR = 1.25    # … whose best topic leads only this far ahead of its second
 STORY_WEIGHT = 0.6    # evidence in a part that only tells the story around the question
 SURE = 6.0            # a top score (about: question characters explained) at which a topic is clear
 GUESS_FLOOR = 2.0     # below this the best topic is not offered as the question's topic at all
@@ -677,7 +678,7 @@ class Matcher:
                 prev = best.get(m.topic.id)
                 if prev is None or m.score > prev.score:
                     best[m.topic.id] = m
-        self._read_whole(a, best)
+        whole_top = self._read_whole(a, best)
         # several parts may point at one topic: it counts once, with their evidence together
         merged: dict[str, TopicMatch] = {}
         for m in main:
@@ -693,6 +694,15 @@ class Matcher:
         asks = {i for i, p in enumerate(a.parts) if p.asks}
         # (a name in the asker's introduction — 「我是沙弥，准备受具足戒」 — does not lead)
         main.sort(key=lambda m: (not (m.topic.id in named_parts and m.part in asks), m.part not in asks, -m.score))
+        # the whole question's own topic leads when it outscores the parts' and clearly stands out
+        # among the whole's (「…圆寂了。他留下了衣钵、书和存款。大家该怎么分？」 is about 亡比丘衣物,
+        # not 鉢體 of the part that names the bowl), unless a part names its topic in the texts'
+        # words.  Without the clarity test it led on the example words of a story (吃饭时说话、东张
+        # 西望 over 这种小过…怎么忏悔) and on a diffuse many (長幼次第 6.6 beside 不敬新受戒比丘戒 6.4):
+        # tune +8 gold, a tune5 main topic lost; with it tune2 +2 gold and nothing lost
+        if whole_top is not None and main and main[0].topic.id not in named_parts \
+                and whole_top.score >= main[0].score:
+            main = [whole_top] + [m for m in main if m.topic.id != whole_top.topic.id]
         nun_parts = {i for i, p in enumerate(a.parts) if p.nun}
         ranked = sorted(best.values(), key=lambda m: -m.score)
         both = {i for i, p in enumerate(a.parts) if p.both}
@@ -700,18 +710,20 @@ class Matcher:
         main = [x for m in main for x in self._versions(m, m.part in nun_parts, m.part in both)]
         return Matches(ranked, main, self._confidence(ranked, main), a)
 
-    def _read_whole(self, a: Analysis, best: dict[str, TopicMatch]) -> None:
+    def _read_whole(self, a: Analysis, best: dict[str, TopicMatch]) -> TopicMatch | None:
         """A question of several parts is also read whole: 「老师父圆寂了。他留下了衣钵、书和存款。
         大家该怎么分才如法？」 asks about 亡比丘衣物 only with its parts together — a death, the things
         left, how to share them — while each part alone meets other topics.  The whole question's topics join the runners-up (never the parts' own
         main topics), at the asking part: against reading the parts only, tune sets +8 gold (tune2 +4,
-        tune4 +2, tune5 +4, tune7 −2) and +7 main topics; dev, tune, tune3, tune6 and tune8 unchanged."""
+        tune4 +2, tune5 +4, tune7 −2) and +7 main topics; dev, tune, tune3, tune6 and tune8 unchanged.
+        Returns the whole's best topic when it clearly stands out, for match() to weigh as a lead."""
         asking = [i for i, p in enumerate(a.parts) if p.asks]
         if len(a.parts) < 2 or not asking:
-            return
+            return None
         # only its loose channel: the words, names and phrasings of each part are counted already
         # (reading them again over the whole question changed no answer and cost a third more time)
         loose = self._loose(a, Part(0, len(a.simple), a.simple))
+        top, second = None, 0.0
         for tg in self.targets:
             lv = loose.get(self._order[id(tg)], 0.0) * WHOLE_WEIGHT
             if not lv:
@@ -721,8 +733,15 @@ class Matcher:
             if tg.topic.nun and not a.nun:
                 lv *= NOT_NUN_WEIGHT
             prev = best.get(tg.topic.id)
+            m = TopicMatch(tg.topic, lv, asking[-1], ["≈"], lv, 0.0)
             if prev is None or lv > prev.score:
-                best[tg.topic.id] = TopicMatch(tg.topic, lv, asking[-1], ["≈"], lv, 0.0)
+                best[tg.topic.id] = m
+            if top is None or lv > top.score:
+                top, second = m, (top.score if top is not None else 0.0)
+            elif lv > second:
+                second = lv
+        # a topic the whole question clearly points to, not the best of a diffuse many
+        return top if top is not None and top.score >= WHOLE_CLEAR * second else None
 
     def _versions(self, m: TopicMatch, nun: bool, both: bool) -> list[TopicMatch]:
         """A part about monks and nuns alike (「比丘和比丘尼……一样吗」) gets both orders' rule;
