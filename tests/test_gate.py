@@ -373,6 +373,19 @@ def test_a_request_made_of_the_reader_asks_without_a_question_mark(engine):
     assert engine.ask(vinaya + "另外寺里有一笔余款，平时都存在银行里。").to_json()["scope"]["outcome"] == "answer"
 
 
+@pytest.mark.parametrize("question", [
+    "结界是为了什么？界相要怎么定？最大能划多大？",
+    "居士供养了一块布料给师父做袈裟，可是不够做一整件。请问这样先收着可以吗？最多能放多久不做？",
+])
+def test_a_short_follow_up_of_a_vinaya_question_earns_no_note(engine, question):
+    """「最大能划多大？」「最多能放多久不做？」 go on asking the Vinaya question before them even
+    when a faintly met question stands in between; with no word of any domain, the classifier
+    alone had called them financial / medical and the answer carried that kind's note."""
+    assert engine.ask(question).to_json()["scope"]["outcome"] == "answer"
+    res = engine.ask("比丘能不能存常住的钱？另外寺里有一笔余款，存哪家银行利息最高？")
+    assert res.to_json()["scope"]["outcome"] == "scope_note" and res.selection.scope.kind == "financial"
+
+
 def test_what_a_person_said_of_himself_is_no_verdict_asked(engine):
     """「…他一直说自己没犯。」 tells what he said: the question after it asks whether making
     someone admit an offence he did not commit accords with the Vinaya (自言治), and was refused

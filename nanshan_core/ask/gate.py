@@ -734,7 +734,10 @@ class Gate:
             return False      # 「……买哪只比较好？」 asks for a pick, advice on the thing itself
         # the question before must have a Vinaya subject: 「出家人能不能买商业医疗险？哪一款性价比
         # 高一点？」 is framed by 出家人 but asks of no rule
-        vinaya_before = before["kind"] == "answer" and analysed[i - 1].asks and before["subject"] >= SUBJECT_AT
+        # — this part's or one asked before it, a question in between met faintly (「布料…请问这样放着
+        # 可以吗？最多能放多久不做？」: the last was given a medical note)
+        vinaya_before = any(parts[j]["kind"] == "answer" and analysed[j].asks and parts[j]["subject"] >= SUBJECT_AT
+                            for j in range(i))
         return (vinaya_before and pattern_kind(p["text"]) is None
                 and _lex_hits(p["kind"], simplify(p["text"])) == 0)
 
