@@ -47,8 +47,7 @@ GENERAL = {"class", "khandhaka", "pian", "chapter"}
 PROCEDURES = GENERAL | {"procedure", "section"}   # topics that are not one precept
 NOT_NUN_WEIGHT = 0.4  # a rule only nuns have, when the question does not speak of nuns
 GENERAL_WEIGHT = 0.6  # a chapter or class as a whole, against one of its rules or procedures
-WHOLE_WEIGHT = 1.0    # the whole question read as one part (Matcher._read_whole)
-WHOLE_CLEAR = 1.25    # … whose best topic leads only this far ahead of its second
+WHOLE_CLEAR = 1.25    # the whole question's best topic leads only this far ahead of its second (_read_whole)
 STORY_WEIGHT = 0.6    # evidence in a part that only tells the story around the question
 SURE = 6.0            # a top score (about: question characters explained) at which a topic is clear
 GUESS_FLOOR = 2.0     # below this the best topic is not offered as the question's topic at all
@@ -725,7 +724,7 @@ class Matcher:
         loose = self._loose(a, Part(0, len(a.simple), a.simple))
         top, second = None, 0.0
         for tg in self.targets:
-            lv = loose.get(self._order[id(tg)], 0.0) * WHOLE_WEIGHT
+            lv = loose.get(self._order[id(tg)], 0.0)
             if not lv:
                 continue
             if tg.topic.cls in GENERAL:

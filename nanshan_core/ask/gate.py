@@ -431,8 +431,8 @@ def _verdict_pointed_back(parts) -> bool:
     for part in parts:
         # clauses too: 「我们住持开示说自己开悟了，他这是真的开悟还是犯了大妄语？」 is one part;
         # only a sentence that asks asks a verdict (「…他一直说自己没犯。」 tells what he said)
-        for sentence in re.split(r"(?<=[。！？?!；;])", part.text):
-            asking = bool(_asking_sentences(simplify(sentence)))
+        for sentence in _sentences(part.text):
+            asking = _is_asking(simplify(sentence))
             for clause in _clauses(sentence):
                 q = simplify(clause)
                 if asking and pointed and _anaphor().match(q) and _verdict_in(q):
@@ -503,12 +503,21 @@ def _verdict_requested(q: str) -> bool:
 _PLEA = re.compile(r"\W*请")
 
 
+def _sentences(text: str) -> list[str]:
+    """A text cut after each stop, the stops kept."""
+    return re.split(r"(?<=[。！？?!；;])", text)
+
+
+def _is_asking(sentence: str) -> bool:
+    """Does a (simplified) sentence ask or request something?"""
+    from .bridge import _asks
+    return bool(sentence.strip()) and bool(_asks(sentence) or _requests(sentence) or _PLEA.match(sentence))
+
+
 def _asking_sentences(q: str) -> list[str]:
     """The sentences of a text that ask or request something: 「可他一直不肯表态，只说…。」
     tells what the asker's brother did, it asks no verdict of anyone."""
-    from .bridge import _asks
-    return [s for s in re.split(r"(?<=[。！？?!；;])", q)
-            if s.strip() and (_asks(s) or _requests(s) or _PLEA.match(s))]
+    return [s for s in _sentences(q) if _is_asking(s)]
 
 
 @functools.lru_cache(maxsize=1)

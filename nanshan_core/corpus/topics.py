@@ -150,8 +150,8 @@ class Skeleton:
             if t.is_rule and not t.nun:
                 for n in t.names:
                     rules.setdefault(n, t.id)
-        return {t.id: rules[n] for t in self.topics.values() if t.cls == "procedure"
-                for n in t.names[:1] if n in rules}
+        return {t.id: rules[t.names[0]] for t in self.topics.values()
+                if t.cls == "procedure" and t.names and t.names[0] in rules}
 
     def _share_names(self) -> None:
         """A nuns' rule that is a monks' rule (same_as) carries that rule's names; the monks' rule
