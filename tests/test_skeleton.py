@@ -294,3 +294,23 @@ def test_a_procedure_named_as_a_rule_is_treated_where_the_rule_is(skel):
     assert {("daoxuan", "T1806"), ("daoxuan", "X0714"), ("yuanzhao", "X0714")} <= works
     assert ("vinaya", "T1428") in works and skel.anchors(t)[0].work == "T1428"
     assert not any(a.work in ("T1806", "X0714") for a in skel.anchors(skel.get("k.16.four_disputes")))
+
+
+def test_a_nuns_rule_has_dao_xuans_notes_in_the_nuns_chao(full_pack, skel):
+    """比丘尼鈔's 隨戒篇 (X0724) heads 道宣's notes on a nuns' rule 「言人戒具四緣」, unnumbered and
+    in the rules' order: each is found by its name, and stands beside 尼眾別行篇 (which 資持記
+    explains), not for it.  About a hundred of the 348 rules are treated there."""
+    def treatment(tid):
+        return [a for a in skel.anchors(skel.get(tid)) if a.work == "X0724"]
+    for tid, coord, starts in (("n.sa.4", "X40n0724_p0741c03", "言人戒具四緣"),
+                               ("n.pc.70", "X40n0724_p0749b04", "食䔉戒具三緣"),
+                               ("n.pc.147", None, "不白眾使男子治癰戒")):
+        got = treatment(tid)
+        assert len(got) == 1 and got[0].role == "treatment" and got[0].layer == "daoxuan", (tid, got)
+        line = full_pack.line_by_id(got[0].line)
+        assert coord is None or line.coord == coord, (tid, line.coord)
+        assert starts in line.text + full_pack.line_by_id(line.id + 1).text, (tid, line.text)
+        assert ("T1804", "chapter") in {(a.work, a.role) for a in skel.anchors(skel.get(tid))}
+    placed = [t for t in skel.topics.values() if t.id.startswith("n.") and t.is_rule and treatment(t.id)]
+    assert 100 <= len(placed) <= 120, len(placed)
+    assert not any(treatment(t.id) for t in skel.topics.values() if t.id.startswith("m."))

@@ -14,12 +14,13 @@ Everything here is derived from what the XML gives:
   each class opens with 「是…法，半月半月說」 and each rule ends with its class's
   formula), read from the CBETA tree even when the 戒本 is not in the pack;
 * the rules' names and their places from the numbered headings of 含注戒本
-  (「二大盜戒　」), 戒本疏 (「【律】十八畜錢寶戒。」) and 行事鈔 (「畜錢寶戒十八。」);
+  (「二大盜戒　」), 戒本疏 (「【律】十八畜錢寶戒。」) and 行事鈔 (「畜錢寶戒十八。」), and
+  比丘尼鈔's unnumbered 「言人戒具四緣」 by the rules' names, in their order;
 * 四分律's statement of each rule by aligning the 戒本 text with the chapter
   CBETA's table of contents (``cb:mulu``) gives for its class;
 * 犍度 and 篇 from the table of contents; 資持記 from the commentary links.
 Only what the structure cannot give — a 犍度's main procedures, a 篇's main
-sections, the nuns' rule names — is hand-written data (resources/skeleton.json),
+sections (resources/skeleton.json), the nuns' rule names (resources/topics/nuns.json) — is hand-written data,
 located in the texts here and checked against the pack by the tests.
 """
 from __future__ import annotations
@@ -54,6 +55,7 @@ OTHER_CHAIN_MIN = 0.2    # … where the rules follow 四分律's order (SHARED_
 SHARED_ORDER = ("pr", "sa")
 MIN_CONTENT = 2          # bigrams a rule must have beyond its class's formula to be looked for
 SAME_RULE = 0.5          # bigram overlap (Jaccard) at which a nuns' rule is the monks' rule reworded
+NAME_LEAST = 0.15        # name likeness (Jaccard of characters and bigrams) below which a heading is not the rule
 NUMERALS = "初一二三四五六七八九十百"
 
 
@@ -505,18 +507,23 @@ def assign_by_order(heads: list[Heading], topics: list["Topic"], stream: Stream)
             return 0.0
         return 1.0 + 3.0 * len(snips[i] & docs[j]) / max(1, min(len(docs[j]), 12))
 
+    return {(topics[j].cls, topics[j].num): heads[i] for i, j in _heaviest_chain(n, m, weight)}
+
+
+def _heaviest_chain(n: int, m: int, weight: Callable[[int, int], float]) -> list[tuple[int, int]]:
+    """Pairs (i, j), both rising, of the heaviest common subsequence of n headings and m rules."""
     dp = [[0.0] * (m + 1) for _ in range(n + 1)]
     for i in range(n - 1, -1, -1):
         row, below = dp[i], dp[i + 1]
         for j in range(m - 1, -1, -1):
             w = weight(i, j)
             row[j] = max(below[j], row[j + 1], below[j + 1] + w if w else 0.0)
-    out: dict[tuple[str, int], Heading] = {}
+    out = []
     i = j = 0
     while i < n and j < m:
         w = weight(i, j)
         if w and dp[i][j] == dp[i + 1][j + 1] + w:
-            out[(topics[j].cls, topics[j].num)] = heads[i]
+            out.append((i, j))
             i += 1
             j += 1
         elif dp[i][j] == dp[i][j + 1]:
@@ -524,6 +531,24 @@ def assign_by_order(heads: list[Heading], topics: list["Topic"], stream: Stream)
         else:
             i += 1
     return out
+
+
+def assign_by_names(heads: list[Heading], topics: list["Topic"], fold: Callable[[str], str],
+                    least: float = NAME_LEAST) -> dict["Topic", Heading]:
+    """Give unnumbered headings their rule by name (比丘尼鈔's 「言人戒具四緣」), keeping the rules'
+    order: the heaviest chain of name likeness, so a weak likeness (「食䔉戒」 for 食蒜戒) counts
+    only where its neighbours put it."""
+    def grams(name: str) -> set[str]:
+        x = fold(name).replace(fold("戒"), "")
+        return {x[k:k + 2] for k in range(len(x) - 1)} | set(x)
+    hg = [grams(h.name) for h in heads]
+    tg = [[grams(nm) for nm in t.names] for t in topics]
+
+    def weight(i: int, j: int) -> float:
+        w = max((len(hg[i] & g) / len(hg[i] | g) for g in tg[j] if g), default=0.0)
+        return w if w >= least else 0.0
+
+    return {topics[j]: heads[i] for i, j in _heaviest_chain(len(heads), len(topics), weight)}
 
 
 def _find_name(s: Stream, names: list[str], start: int, end: int) -> int:
@@ -607,6 +632,7 @@ class Builder:
             self.other_vinayas(topics)
         else:
             self.same_rules(topics)
+            self.nun_chao(topics)
         self.zichiji(topics)
         self.class_openings(order, topics)
 
@@ -644,6 +670,33 @@ class Builder:
                 t.same_as = best.id
                 for n in best.names:
                     t.add_name(n)
+
+    def nun_chao(self, topics: list[Topic]) -> None:
+        """比丘尼鈔 (X0724) 隨戒篇: 道宣's own treatment of the nuns' rules, 「言人戒具四緣…」, class by
+        class (「第二篇十七僧伽婆尸沙簡要釋」); it explains about a hundred of the 348, unnumbered."""
+        s = self.stream("X0724")
+        if s is None:
+            return
+        part = next((r for r in toc_ranges(self.db, s) if "隨戒篇" in r.label), None)
+        if part is None:
+            return
+        marks = [(m.start(), _class_of(s.raw[m.start(1):m.end(1)]) or "")
+                 for m in re.compile(s.fold(rf"第[{NUMERALS}]篇[^。\n]{{0,12}}?(波羅夷|僧伽婆尸沙|尼薩耆|波逸提|提舍尼|眾學)"))
+                 .finditer(s.text, part.start, part.end)]
+        heads = headings(s, rf"(?<=[。\n])(?P<num>)(?P<name>[^。\n]{{1,14}}?戒)(?:具|此戒|[{NUMERALS}]+緣)",
+                         part.start, part.end, [(part.start, "pr")] + marks)
+        from .topics import topic_resources          # the nuns' rule names are hand-written data
+        hand = topic_resources()
+        for t in topics:
+            for n in hand.get(t.id, {}).get("names", []):
+                t.add_name(n)
+        placed = {}
+        for cls in dict.fromkeys(h.cls for h in heads):
+            placed.update(assign_by_names([h for h in heads if h.cls == cls],
+                                          sorted((t for t in topics if t.cls == cls), key=lambda t: t.num), self.fold))
+        for t, h in placed.items():
+            t.add_name(h.name)
+            self.anchor(t, "X0724", "treatment", h.offset, layer="daoxuan")
 
     def sifenlu(self, order: str, topics: list[Topic]) -> None:
         """四分律: each rule's final statement inside its 分's chapters of the rules, then its 不犯."""
