@@ -314,3 +314,19 @@ def test_a_nuns_rule_has_dao_xuans_notes_in_the_nuns_chao(full_pack, skel):
     placed = [t for t in skel.topics.values() if t.id.startswith("n.") and t.is_rule and treatment(t.id)]
     assert 100 <= len(placed) <= 120, len(placed)
     assert not any(treatment(t.id) for t in skel.topics.values() if t.id.startswith("m."))
+
+
+def test_the_admonitions_of_the_karma_commentary_are_placed_at_their_rules(full_pack, skel):
+    """羯磨疏 lists the 諫 procedures by the rule each admonishes against (「八諫隨舉比丘尼者」), and
+    濟緣記 follows each: the rule named for that admonition has both, in X0728, in that order —
+    the nuns' 「十二諫發諍」 is 發諍謗僧違諫戒, not the 單提 發四諍戒."""
+    def pair(tid):
+        by = {a.role: a for a in skel.get(tid).anchors if a.work == "X0728"}
+        return by.get("treatment"), by.get("explains")
+    for tid, starts in (("m.sa.10", "初諫破僧者"), ("m.pc.68", "五諫惡邪法者"), ("n.pr.8", "八諫隨舉比丘尼者"),
+                        ("n.sa.16", "十一諫瞋捨三寶者"), ("n.sa.17", "十二諫發諍者")):
+        shu, ji = pair(tid)
+        assert shu is not None and shu.layer == "daoxuan", (tid, shu)
+        assert full_pack.line_by_id(shu.line).text.startswith(starts), (tid, full_pack.line_by_id(shu.line))
+        assert ji is not None and ji.layer == "yuanzhao" and 0 < ji.line - shu.line < 8, (tid, ji)
+    assert pair("n.pc.50") == (None, None)

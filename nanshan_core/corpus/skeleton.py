@@ -55,6 +55,7 @@ OTHER_CHAIN_MIN = 0.2    # … where the rules follow 四分律's order (SHARED_
 SHARED_ORDER = ("pr", "sa")
 MIN_CONTENT = 2          # bigrams a rule must have beyond its class's formula to be looked for
 SAME_RULE = 0.5          # bigram overlap (Jaccard) at which a nuns' rule is the monks' rule reworded
+ADMONITION_SPAN = 400     # characters within which a 諫's 疏 and 記 follow its heading
 NAME_LEAST = 0.15        # name likeness (Jaccard of characters and bigrams) below which a heading is not the rule
 NUMERALS = "初一二三四五六七八九十百"
 
@@ -596,6 +597,7 @@ class Builder:
     def build(self) -> list[Topic]:
         for order in ("m", "n"):
             self.precepts(order)
+        self.admonitions()
         self.khandhakas()
         self.pian()
         self.close_sections()
@@ -698,6 +700,23 @@ class Builder:
             t.add_name(h.name)
             self.anchor(t, "X0724", "treatment", h.offset, layer="daoxuan")
 
+    def admonitions(self) -> None:
+        """羯磨疏 / 濟緣記 (X0728) explain the thirteen 諫 procedures by the rule each admonishes
+        against (「八諫隨舉比丘尼者…」, the 記 after it), monks' rules then nuns'; placed by name,
+        in that order."""
+        s = self.stream("X0728")
+        if s is None:
+            return
+        heads = headings(s, rf"(?<=[。\n])(?P<num>{NUMERALS[0]}|[{NUMERALS[1:]}]+)諫(?P<name>[^者。\n]{{1,10}})者",
+                         0, len(s.text))
+        # the rules named for an admonition (違諫); among them a weak likeness is enough, the order
+        # decides (「五諫惡邪法」 is 惡見違諫戒, 「十二諫發諍」 the nuns' 發諍謗僧違諫戒, not 發四諍戒)
+        rules = [t for t in self.topics.values() if t.cls in CLASS_NAME and any("諫" in n for n in t.names)]
+        placed = sorted(assign_by_names(heads, rules, self.fold, least=0.05).items(), key=lambda th: th[1].offset)
+        bounds = [h.offset for _, h in placed[1:]] + [len(s.text)]
+        for (t, h), nxt in zip(placed, bounds):
+            self._shu_and_ji(t, s, h.offset, min(nxt, h.offset + ADMONITION_SPAN), "X0728")
+
     def sifenlu(self, order: str, topics: list[Topic]) -> None:
         """四分律: each rule's final statement inside its 分's chapters of the rules, then its 不犯."""
         s = self.stream("T1428")
@@ -751,15 +770,15 @@ class Builder:
         for t, h in placed.items():
             self._shu_and_ji(t, s, h.offset, bounds[bisect.bisect_right(bounds, h.offset)])
 
-    def _shu_and_ji(self, t: Topic, s: Stream, statement: int, nxt: int) -> None:
+    def _shu_and_ji(self, t: Topic, s: Stream, statement: int, nxt: int, work: str = "X0714") -> None:
         """戒本疏 (X0714) after a rule's 【律】 statement: the first 疏 (道宣) and the first 記 (元照)
-        after it, before the next rule's statement."""
+        after it, before the next rule's statement (and so in 羯磨疏, X0728)."""
         shu = s.next_layer("daoxuan", statement, nxt)
         if shu >= 0:
-            self.anchor(t, "X0714", "treatment", shu)
+            self.anchor(t, work, "treatment", shu)
             ji = s.next_layer("yuanzhao", shu, nxt)
             if ji >= 0:
-                self.anchor(t, "X0714", "explains", ji)
+                self.anchor(t, work, "explains", ji)
 
     def miezheng(self, topics: list[Topic]) -> None:
         """The seven 滅諍 have no 「…戒」 heading: 含注戒本 and 戒本疏 state each as the 戒本 does

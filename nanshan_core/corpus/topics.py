@@ -23,7 +23,6 @@ from .skeleton import CLASS_NAME
 LAYER_WORKS_ORDER = ("T1428", "T1804", "T1805", "X0714", "X0728", "T1808", "T1806",
                      "T1425", "T1421", "T1435")
 SKIP_ROLES = {("X0714", "heading")}
-NUNS_CHAO = "X0724"         # 比丘尼鈔: 道宣's notes on the nuns' rules (隨戒篇), which no 元照 work explains
 NUNS_PIAN = "p.29"          # 行事鈔 尼眾別行篇 (and 資持記's 釋尼眾篇): where 道宣 treats the nuns' own rules      # 「【律】十八畜錢寶戒。」 alone says nothing
 CLASS_LABEL = {**CLASS_NAME, "khandhaka": "犍度", "chapter": "四分律章", "procedure": "羯磨法", "pian": "行事鈔篇",
                "section": "篇章", "class": "篇聚"}
@@ -197,14 +196,16 @@ class Skeleton:
                 own += [a for a in self.topics[other].anchors if a.work not in have]
         # a layer that does not treat the topic on its own treats the chapter around it: a
         # procedure's 犍度 and 篇, a section's 篇, a nuns' own rule the 尼眾別行篇
-        # (比丘尼鈔's notes on a nuns' rule stand beside 尼眾別行篇, which 資持記 explains, not for it)
-        have_layers = {a.layer for a in own if a.work != NUNS_CHAO}
+        have_layers = {a.layer for a in own}
         ups = self._chapters_of(t)
         if t.same_as and t.same_as in self.topics:      # … and the monks' rule's chapter, which the
             ups += self._chapters_of(self.topics[t.same_as])   # commentaries treat (眾學 of the nuns)
         for up in ups:
+            # 尼眾別行篇 is where 行事鈔 (and 資持記 on it) treats a nuns' own rule: it stands beside
+            # 比丘尼鈔's and 羯磨疏's notes on the rule, not only for a layer without them
+            beside = up.id == NUNS_PIAN
             for a in up.anchors:
-                if a.layer not in have_layers and a.role != "exempt":
+                if (beside or a.layer not in have_layers) and a.role != "exempt":
                     own.append(TopicAnchor(a.layer, a.work, "chapter", a.line, a.end_line))
             have_layers |= {a.layer for a in own}
         rank = {w: i for i, w in enumerate(LAYER_WORKS_ORDER)}
