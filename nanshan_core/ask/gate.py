@@ -160,7 +160,8 @@ _OFFENCE_REPAID = re.compile(r"[犯破](?:了|过|个|一|条|这|那|些|根本
 # 「他要是签字同意停药，算不算犯了杀戒？」: whether an act is an offence is the Vinaya's own
 # question, whatever domain the act comes from (a verdict on a person pointed at is not: judge)
 _OFFENCE_ASKED = re.compile(r"(?:算不算|算是|是不是|是否|会不会|犯不犯|有没有|算)(?:犯|破)"
-                            r"|犯(?:了)?(?:什么|哪)|[犯破][了过]?[^，。？！]{0,2}戒(?:吗|么|呢|？|\?)")
+                            r"|犯(?:了)?(?:什么|哪)|[犯破][了过]?[^，。？！]{0,2}戒(?:吗|么|呢|？|\?)"
+                            r"|(?:哪|什么|何)一?[类种条篇](?:的)?(?:过失|过|罪|戒)")
 
 
 # 「出家人可以買股票嗎」「比丘尼可以跟租户打官司吗」: leave asked for a monastic to do a thing
@@ -628,8 +629,11 @@ class Gate:
             # no domain word, but the classifier is all but sure the text is not the Vinaya's and
             # no Vinaya word or topic says otherwise: its likeliest kind that needs no one judged
             open_kinds = [k for k in KINDS if k not in WHOLE_KINDS]
-            best = max(open_kinds, key=lambda x: post.get(x, 0.0))
-            strength = REFUSE_AT
+            likeliest = max(open_kinds, key=lambda x: post.get(x, 0.0))
+            # … when the text asks something: a story the classifier reads as a verdict asked
+            # (「同寺一位师兄向我借了钵……被偷了。」) is not therefore a legal question
+            if _asking_sentences(q):
+                best, strength = likeliest, REFUSE_AT
         return best, strength
 
     def decide(self, question: str, matches=None) -> Decision:
