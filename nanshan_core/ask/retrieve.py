@@ -402,8 +402,11 @@ class Retriever:
                 inside = [d for d in (*range(pl.start, pl.doc), *range(pl.doc + 2, pl.end))
                           if d in ranking or fit.get(d, 0.0) >= FIT_ALONE]
                 if inside and len(mine) < cap:
-                    top = max(ranking.get(d, (0.0,))[0] for d in inside) or 1.0
-                    order = sorted(inside, key=lambda d: -(ranking.get(d, (0.0,))[0] / top + INSIDE_FIT * fit.get(d, 0.0)))
+                    # inside a topic's own section the question's own words choose, the terms
+                    # only break ties: the terms already brought the section; what tells its
+                    # passages apart is the asked detail (tune sets +7 gold against terms and
+                    # fit added as equals, nothing lost on dev or tune1-9)
+                    order = sorted(inside, key=lambda d: (-fit.get(d, 0.0), -ranking.get(d, (0.0,))[0]))
                     mine.append((order[0], "topic", ranking.get(order[0], (0.0,))[0], None))
                     spare += order[1:]
             # a layer that treats the topic in fewer places than its slots: the slots left take the
@@ -711,7 +714,6 @@ def _slice_lines(table: list, start: int, end: int) -> list:
 
 
 TOPIC_BOOST = (2.0, 1.6, 1.4)   # passages inside the main topic's sections, the second's, the others'
-INSIDE_FIT = 1.0                # the question's own words against the terms, choosing within a section
 FIT_ALONE = 0.7                 # … and how well a passage without any term must fit the question to be chosen
 # a layer's passages taken from the main topic's places, the second's, the third's: each chosen
 # topic gets its own (the main one taking three left the second to the search ranking, and the
