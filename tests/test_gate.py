@@ -462,3 +462,13 @@ def test_a_verdict_asked_of_the_readers_opinion_is_asked_of_the_reader(engine):
     res = engine.ask(story + "您觉得他是不是故意的？")
     assert res.refused and res.selection.refusal.kind == "judge"
     assert not engine.ask("您觉得比丘管常住的账出了错，算不算犯盗？").refused
+
+
+def test_a_question_of_a_kind_whose_parts_are_none_is_refused_with_the_whole_kind(engine):
+    """The whole text is of a kind while no part of it is one alone (here the gibberish the
+    fuzz test found, which the classifier reads as divination as a whole): it is refused with
+    the whole's kind, never with 'answer' as a kind (that raised KeyError)."""
+    q = '89:<CHPTUWYZ+***&%" 3[^dghilluwz\xa2\xa6\xa7\xab\xad\xb2\xb6\xb8\xb8\xb9\xba\xbc\xbc\xbd\xbe\xbf\xcd\xd0\xd3\xd3\xd6\xd8\xe1\xe7\xf1\xf1\xf2\xf3\xf4\xf4\xf8\xfa\xfe\uccfe\U00010860!258:<>@AAACCEHFLMNPQTX/.,**$" ^cikqt| \xa2\xa9\xad\xae\xb0\xb1\xb2\xb3\xb8\xb8\xb9\xb9\xbb\xbb\xbb\xbf\xc0\xc1\xc5\xc7\xc7\xc8\xc9\xc9\xce\xcf\xd4\xd5\xd6\xd7\xd9\xdd\xde\xe0\xe2\xe3\xe3\xe5\xe5\xe8\xe8\xe9\xe9\xea\xeb\xf0\xf0\xf0\xf2\xf5\xf9\xfc\xfe\u899f\u92b8\ue2f2\U0001925c\U0001a924\U0001e418\U000362d7\U00045e81\U0005a889\U0005b965\U000625a5\U000635e6\U00069abd\U00069b7c\U0006d760\U00074e80\U0007fd3c\U00085e7e\U0008dafd\U0009728e\U000a33d7\U000a517a\U000aaaf0\U000ae876\U000b141f\U000b3fab\U000c27ed\U000c5649\U000db1bf\U000dc45e\U000df74c\U000e0d67\U000e1341\U000e3b0d\U000f1f87\U000f3b5a\U000f495d\U000fc185\U000fcbba\U00102669\U0010a2d3\U0010a698cB2Cb <M[d\U000e1e1dh IPSknx|\xa6\xaa\xb3\xb3\xbc\xc6\xcd\xda\xde\xeb\xf3\u2fd1\U00027a89 48$\'J\\^cptx} \xab\xae\xb5 \xbe\xc0\xc9\xcd\xd3\xdf\xe0\xe7\xec\xf1\xf7\xfc\U00050c24CZ\xaf\U000237a8\U0005c42a_f\xe2\U00034a23\U00049929\xb5\xb8\xcb=\xd0\xdc\xf0\U00030522\U0005f705\U00061157\U0007dc7b\U0009899f\U0009e020\U000a0a36\U000a62c9\U000c31d9\U000c83da\U000ca235\U000ddc2f\U000e3df1\U000e921dz\U001083b6\xf4\U000ec16e\U000ef282\U001010f1'
+    d = engine.gate.decide(q, engine.matcher.match(q))
+    assert d.outcome in ("refuse", "scope_note", "answer", "silent")
+    assert d.outcome == "answer" or d.kind in gate.KINDS

@@ -686,6 +686,8 @@ class Gate:
         if not out_parts:
             return Decision("answer", parts=parts)
         kind = max(out_parts, key=lambda p: p["p"])["kind"]
+        if kind not in KINDS:               # the whole question is of a kind, none of its parts
+            kind = whole_kind
         if in_scope or self._asks_leave(out_parts, q):
             return Decision("scope_note", kind, _data()["kinds"][kind]["note"], parts=parts,
                             out_parts=self._lends_nothing(parts, out_parts, a.parts))
