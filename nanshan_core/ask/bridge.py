@@ -172,7 +172,11 @@ _MONKS_TOO = re.compile(r"比丘(?!尼)|大僧|僧尼|男众|二众|两众|二�
 _STOPS = re.compile(r"[？?！!。；;\n]+")
 _LIST_MARKS = "、和及与"     # a list goes on after these: 「衣钵、一些钱、还有几件家具」 is one part
 # 「前几天」「好几件」「没什么大病」: a question word inside a phrase that tells, not asks
-_NOT_ASKING = re.compile(r"[前这那好十]几|几[乎十百千万]|没(?:什么|多少)")
+# 「为了一位师父到底有没有犯戒的事吵翻了」: an either-or made a noun (…的事) is what a story is
+# about, not a question put to the reader
+_NOT_ASKING = re.compile(r"[前这那好十]几|几[乎十百千万]|没(?:什么|多少)"
+                         r"|(?:有没有|是不是|是否|算不算|能不能|会不会|该不该|要不要|犯没犯)"
+                         r"[^，,。；;？?！!]{0,10}?的(?:事|问题|争议|争论|纠纷|说法)")
 _POINTS_BACK = re.compile(r"这样|这种|这么做|这么说|这句话|这话|这个|这些|这件|这事|那样|那种|如此|此事|这算")
 POINT_LEAD = 10    # characters of its own before 这样/这个 up to which a part points outside itself
 _INTRODUCES = re.compile(r"\W*(?:[^，,。]{0,8}[，,]\s*)?(?:我|本人|末学|弟子|学人)(?:是|在|为|乃|已|出家|刚|今年)")
