@@ -12,7 +12,9 @@ updates it says so:
 Last remade on 2026-12-02 (stop 27), after 比丘尼鈔 and 羯磨疏's 諫 list gave nuns' rules and the
 admonition rules places, and the question's own words came to choose inside a topic's section
 (6 dev questions' materials moved, dev recall unchanged), and again when a chapter's opening gave
-its slot to the passage inside it the question points to (2 more moved, dev recall unchanged); in stop 26 after a question of several
+its slot to the passage inside it the question points to (2 more moved, dev recall unchanged),
+and again when the topics' own places came to take 5 of a layer's 8 slots (3 moved, dev recall
+unchanged); in stop 26 after a question of several
 parts came to be read whole too and monks' rules took their nuns' versions' names (1 dev
 question's materials moved, dev recall unchanged); in stop 25 after 遮, 拘睒彌 and 滅諍 揵度's procedures got 行事鈔 and
 資持記 places (5 dev questions' materials moved, dev recall unchanged); before that after the
