@@ -687,10 +687,9 @@ class Builder:
                  .finditer(s.text, part.start, part.end)]
         heads = headings(s, rf"(?<=[。\n])(?P<num>)(?P<name>[^。\n]{{1,14}}?戒)(?:具|此戒|[{NUMERALS}]+緣)",
                          part.start, part.end, [(part.start, "pr")] + marks)
-        from .topics import topic_resources          # the nuns' rule names are hand-written data
-        hand = topic_resources()
+        names = load_resource_json("topics/nuns.json")      # the nuns' rule names are hand-written
         for t in topics:
-            for n in hand.get(t.id, {}).get("names", []):
+            for n in names.get(t.id, {}).get("names", []):
                 t.add_name(n)
         placed = {}
         for cls in dict.fromkeys(h.cls for h in heads):
