@@ -588,6 +588,12 @@ class Builder:
             self._streams[work] = Stream(self.db, work, self.fold)
         return self._streams[work]
 
+    def _chapter(self, work: str, label: str) -> tuple[Stream, "TocRange"] | None:
+        """A work's stream and the range of its chapter whose table-of-contents label holds ``label``."""
+        s = self.stream(work)
+        part = next((r for r in toc_ranges(self.db, s) if label in r.label), None) if s is not None else None
+        return (s, part) if part is not None else None
+
     def anchor(self, topic: Topic, work: str, role: str, offset: int, layer: str | None = None) -> None:
         s = self.stream(work)
         if s is None or offset < 0:
@@ -676,12 +682,10 @@ class Builder:
     def nun_chao(self, topics: list[Topic]) -> None:
         """比丘尼鈔 (X0724) 隨戒篇: 道宣's own treatment of the nuns' rules, 「言人戒具四緣…」, class by
         class (「第二篇十七僧伽婆尸沙簡要釋」); it explains about a hundred of the 348, unnumbered."""
-        s = self.stream("X0724")
-        if s is None:
+        found = self._chapter("X0724", "隨戒篇")
+        if found is None:
             return
-        part = next((r for r in toc_ranges(self.db, s) if "隨戒篇" in r.label), None)
-        if part is None:
-            return
+        s, part = found
         marks = [(m.start(), _class_of(s.raw[m.start(1):m.end(1)]) or "")
                  for m in re.compile(s.fold(rf"第[{NUMERALS}]篇[^。\n]{{0,12}}?(波羅夷|僧伽婆尸沙|尼薩耆|波逸提|提舍尼|眾學)"))
                  .finditer(s.text, part.start, part.end)]
@@ -802,12 +806,10 @@ class Builder:
 
     def xingshichao(self, topics: list[Topic]) -> None:
         """行事鈔 隨戒釋相篇: 「畜錢寶戒十八。」 heads each rule's treatment."""
-        s = self.stream("T1804")
-        if s is None:
+        found = self._chapter("T1804", "隨戒釋相篇")
+        if found is None:
             return
-        part = next((r for r in toc_ranges(self.db, s) if "隨戒釋相篇" in r.label), None)
-        if part is None:
-            return
+        s, part = found
         # 「第二盜戒」 for the 波羅夷, 「摩觸女人戒第二。」 for the 僧殘, 「畜錢寶戒十八。」 after them
         patterns = (rf"(?<=[。\n])第(?P<num>[{NUMERALS}]+)(?P<name>[^。\n]{{1,10}}?戒)",
                     rf"(?<=[。\n])(?P<name>[^。\n]{{1,14}}?戒)第(?P<num>[{NUMERALS}]+)[。]",
