@@ -194,18 +194,20 @@ class Skeleton:
             if other and other in self.topics:
                 have = {a.work for a in own}
                 own += [a for a in self.topics[other].anchors if a.work not in have]
+        # 尼眾別行篇 is where 行事鈔 (and 資持記 on it) treats a nuns' own rule: it stands beside
+        # 比丘尼鈔's and 羯磨疏's notes on the rule, in every layer
+        if t.nun and t.is_rule and not t.same_as and NUNS_PIAN in self.topics:
+            own += [TopicAnchor(a.layer, a.work, "chapter", a.line, a.end_line)
+                    for a in self.topics[NUNS_PIAN].anchors if a.role != "exempt"]
         # a layer that does not treat the topic on its own treats the chapter around it: a
-        # procedure's 犍度 and 篇, a section's 篇, a nuns' own rule the 尼眾別行篇
+        # procedure's 犍度 and 篇, a section's 篇
         have_layers = {a.layer for a in own}
         ups = self._chapters_of(t)
         if t.same_as and t.same_as in self.topics:      # … and the monks' rule's chapter, which the
             ups += self._chapters_of(self.topics[t.same_as])   # commentaries treat (眾學 of the nuns)
         for up in ups:
-            # 尼眾別行篇 is where 行事鈔 (and 資持記 on it) treats a nuns' own rule: it stands beside
-            # 比丘尼鈔's and 羯磨疏's notes on the rule, not only for a layer without them
-            beside = up.id == NUNS_PIAN
             for a in up.anchors:
-                if (beside or a.layer not in have_layers) and a.role != "exempt":
+                if a.layer not in have_layers and a.role != "exempt":
                     own.append(TopicAnchor(a.layer, a.work, "chapter", a.line, a.end_line))
             have_layers |= {a.layer for a in own}
         rank = {w: i for i, w in enumerate(LAYER_WORKS_ORDER)}
@@ -219,8 +221,6 @@ class Skeleton:
             grand = self.topics[t.parent].parent
             if grand and grand in self.topics:
                 out.append(self.topics[grand])
-        if t.nun and t.is_rule and not t.same_as and NUNS_PIAN in self.topics:
-            out.insert(0, self.topics[NUNS_PIAN])
         return out
 
     def matchable(self) -> list[Topic]:
