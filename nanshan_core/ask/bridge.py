@@ -716,9 +716,10 @@ class Matcher:
     def _read_whole(self, a: Analysis, best: dict[str, TopicMatch]) -> TopicMatch | None:
         """A question of several parts is also read whole: 「老师父圆寂了。他留下了衣钵、书和存款。
         大家该怎么分才如法？」 asks about 亡比丘衣物 only with its parts together — a death, the things
-        left, how to share them — while each part alone meets other topics.  The whole question's topics join the runners-up (never the parts' own
-        main topics), at the asking part: against reading the parts only, tune sets +8 gold (tune2 +4,
-        tune4 +2, tune5 +4, tune7 −2) and +7 main topics; dev, tune, tune3, tune6 and tune8 unchanged.
+        left, how to share them — while each part alone meets other topics.  The whole question's
+        topics join the runners-up in ``best`` (never the parts' own main topics), at the asking
+        part: against reading the parts only, tune sets +8 gold (tune2 +4, tune4 +2, tune5 +4,
+        tune7 −2) and +7 main topics; dev, tune, tune3, tune6 and tune8 unchanged.
         Returns the whole's best topic when it clearly stands out, for match() to weigh as a lead."""
         asking = [i for i, p in enumerate(a.parts) if p.asks]
         if len(a.parts) < 2 or not asking:
