@@ -330,3 +330,24 @@ def test_the_admonitions_of_the_karma_commentary_are_placed_at_their_rules(full_
         assert full_pack.line_by_id(shu.line).text.startswith(starts), (tid, full_pack.line_by_id(shu.line))
         assert ji is not None and ji.layer == "yuanzhao" and 0 < ji.line - shu.line < 8, (tid, ji)
     assert pair("n.pc.50") == (None, None)
+
+
+def test_a_chao_sections_vinaya_places_are_the_passages_it_quotes(engine, skel):
+    """行事鈔 treats a section of practice by quoting the 律 where it says so; the 四分律 passages
+    holding most of its rare words are the section's 律本 places.  瞻病送終篇's caregivers and
+    亡五眾物 quote the 瞻病 and 亡比丘衣 stories of 衣揵度.  Such a quotation stays the 犍度's own
+    passage: it makes no section of the 鈔's topic (the bridge reads sections to place a word)."""
+    r = engine.retriever
+
+    def quoted(tid):
+        return [pl for pl in r.places(skel.anchors(skel.get(tid))) if pl.role == "cited"]
+    for tid, words in (("p.26.caregivers", "見有異處有比丘病"), ("p.17.deceased_robes", "以何者與瞻病人")):
+        texts = [engine.pack.normalizer.fold(engine.pack.passage(pl.doc + 1).text) for pl in quoted(tid)]
+        assert any(engine.pack.normalizer.fold(words) in t for t in texts), (tid, [t[:20] for t in texts])
+    sections = [t for t in skel.topics.values() if t.cls == "section"]
+    counts = [len([a for a in t.anchors if a.role == "cited"]) for t in sections]
+    assert sum(1 for c in counts if c) >= 200 and max(counts) <= sk.CITED_KEEP
+    assert all((a.layer, a.work) == ("vinaya", "T1428") for t in sections for a in t.anchors if a.role == "cited")
+    assert all(t.cls == "section" for t in skel.topics.values() for a in t.anchors if a.role == "cited")
+    doc = quoted("p.26.caregivers")[0].doc
+    assert "p.26.caregivers" not in engine.matcher.sections.topics_of(doc)

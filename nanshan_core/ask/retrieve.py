@@ -391,6 +391,11 @@ class Retriever:
             mine: list[tuple] = []
             spare: list[int] = []
             exempts = {pl.work: pl for pl in places if pl.role == "exempt" and pl.layer == layer}
+            # the 律 passages a 行事鈔 section quotes (skeleton.quoted_vinaya) are many places of one
+            # line each: the question's own words, then the terms, say which of them it asks
+            cited = sorted((pl for pl in places if pl.role == "cited" and pl.layer == layer),
+                           key=lambda pl: (-fit.get(pl.doc, 0.0), -ranking.get(pl.doc, (0.0,))[0]))
+            places = [pl for pl in places if pl.role != "cited"] + cited
             for pl in places:
                 if pl.layer != layer or len(mine) >= cap or pl.role == "exempt":
                     continue

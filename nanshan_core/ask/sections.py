@@ -20,6 +20,7 @@ from ..paths import user_cache_dir
 from ..userdata import atomic_write_json
 
 SECTION_LIMIT = 60       # passages a section may span to count as a topic's own place
+SPANS_FORMAT = 2          # cached spans made by other code are not read (2: quotations left out)
 MIN_SHARE = 0.3          # the share of a word's sectioned passages at which one topic counts in full
 MIN_COUNT = 4            # the leading topic must hold at least this many passages
 LEAD = 1.5               # … and this many times the next topic's
@@ -42,7 +43,7 @@ class TopicSections:
         passage (about a second for the default pack), so they are kept in the user cache, keyed
         on the pack's checksum and the topics; a damaged or missing file is simply rebuilt."""
         ids = ",".join(t.id for t in self.topics)
-        key = hashlib.sha256(f"{self.retriever.pack.checksum}|{ids}".encode()).hexdigest()[:16]
+        key = hashlib.sha256(f"{SPANS_FORMAT}|{self.retriever.pack.checksum}|{ids}".encode()).hexdigest()[:16]
         path = user_cache_dir() / "topic-sections" / f"{key}.json"
         try:
             return [tuple(x) for x in json.loads(path.read_text(encoding="utf-8"))]
@@ -51,7 +52,8 @@ class TopicSections:
         spans = []
         for t in self.topics:
             for pl in self.retriever.places(t.anchors):
-                if pl.end - pl.doc <= SECTION_LIMIT:
+                # a 律 passage a 行事鈔 section quotes is still the rule's or the 犍度's own
+                if pl.end - pl.doc <= SECTION_LIMIT and pl.role != "cited":
                     spans.append((pl.doc, pl.end, t.id))
         spans.sort()
         try:
