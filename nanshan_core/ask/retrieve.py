@@ -392,8 +392,10 @@ class Retriever:
             spare: list[int] = []
             exempts = {pl.work: pl for pl in places if pl.role == "exempt" and pl.layer == layer}
             # the 律 passages a 行事鈔 section quotes (skeleton.quoted_vinaya) are many places of one
-            # line each: the question's own words, then the terms, say which of them it asks
-            cited = sorted((pl for pl in places if pl.role == "cited" and pl.layer == layer),
+            # passage each: the question's own words, then the terms, say which of them it asks,
+            # and one neither points to is no answer to it
+            cited = sorted((pl for pl in places if pl.role == "cited" and pl.layer == layer
+                            and (pl.doc in ranking or fit.get(pl.doc, 0.0) >= FIT_ALONE)),
                            key=lambda pl: (-fit.get(pl.doc, 0.0), -ranking.get(pl.doc, (0.0,))[0]))
             places = [pl for pl in places if pl.role != "cited"] + cited
             for pl in places:
