@@ -58,6 +58,7 @@ SAME_RULE = 0.5          # bigram overlap (Jaccard) at which a nuns' rule is the
 ADMONITION_SPAN = 400     # characters within which a 諫's 疏 and 記 follow its heading
 NAME_LEAST = 0.15        # name likeness (Jaccard of characters and bigrams) below which a heading is not the rule
 NUMERALS = "初一二三四五六七八九十百"
+SEKHIYA_GROUP_MAX = 30   # a 眾學 group's 疏 larger than this speaks of no rule in it
 CITED_KEEP = 6           # 四分律 passages a 行事鈔 section's quotations give it (its 律本 places)
 CITED_RARE = 3           # a 3-gram is a quotation's evidence only in at most this many 四分律 passages
 CITED_LEAST = 2          # … and a 鈔 passage shares at least this many with the 律 passage it quotes
@@ -68,7 +69,7 @@ CITED_SPAN = 60          # 鈔 passages of a section read for its quotations (as
 class Anchor:
     layer: str
     work: str
-    role: str            # rule / exempt / heading / treatment / explains / chapter / section / cited
+    role: str            # rule / exempt / heading / treatment / explains / chapter / section / cited / group
     offset: int          # in the work's stream
     line: int = 0        # printed line id
     end_line: int | None = None   # where the treatment ends (the next sibling's place), if known
@@ -640,6 +641,7 @@ class Builder:
         if order == "m":
             self.hanzhu(topics)
             self.jiebenshu(topics)
+            self.sekhiya_groups(topics)
             self.miezheng(topics)
             self.xingshichao(topics)
             self.other_vinayas(topics)
@@ -777,6 +779,81 @@ class Builder:
         bounds = sorted(h.offset for h in placed.values()) + [len(s.text)]
         for t, h in placed.items():
             self._shu_and_ji(t, s, h.offset, bounds[bisect.bisect_right(bounds, h.offset)])
+
+    def sekhiya_groups(self, topics: list[Topic]) -> None:
+        """戒本疏 treats the hundred 眾學 by groups, saying which: 「三從不得佛塔中止宿下至安佛在下
+        房來有二十六戒明敬佛威儀行…」, 「四從人坐己立下十五戒…」, 「五十二下有二十戒皆是非儀輙為說
+        法…」 (行宗記 after it: 「從五十二至五十九有八戒又從八十六至九十二…」).  Forty-six rules are
+        stated only by number, 「…式叉迦羅尼如上」, and have no note of their own: a group's 疏
+        (and the 記 on it) is their treatment, and stands beside the 註 of a rule that has one.
+        A group is taken only when its first and last rule, found by their words, span as many
+        rules as it says."""
+        s = self.stream("X0714")
+        rules = {t.num: t for t in topics if t.cls == "sk"}
+        if s is None or not rules:
+            return
+        marks = class_marks(s)
+        start = next((off for off, cls in marks if cls == "sk"), None)
+        if start is None:
+            return
+        end = next((off for off, cls in marks if off > start), len(s.text))
+        for off, nums in self._sekhiya_group_spans(s, rules, start, end):
+            shu = s.record_at(off)
+            k = bisect.bisect_left(s.records, shu[0])
+            ji = s.starts[k + 1] if k + 1 < len(s.starts) and s.layers[k + 1] == "yuanzhao" else None
+            for n in nums:
+                t = rules[n]
+                if any(a.work == "X0714" and a.offset == off for a in t.anchors):
+                    continue            # the group's 疏 follows this rule: its own treatment already
+                self.anchor(t, "X0714", "group", off, layer="daoxuan")
+                if ji is not None:
+                    self.anchor(t, "X0714", "group", ji, layer="yuanzhao")
+
+    def _sekhiya_group_spans(self, s: Stream, rules: dict[int, Topic], start: int,
+                             end: int) -> list[tuple[int, list[int]]]:
+        """(offset of the 【疏】, the rules' numbers) of each group 戒本疏 names, in the order a rule
+        of several groups takes them."""
+        num = "[一二三四五六七八九十百兩]+"
+        out = []
+        for para in re.finditer(r"【疏】[^【]*", s.raw[start:end]):
+            off, text = start + para.start(), para.group(0)
+            # by the rules' words: 從A(下)至B來有N戒 / 從A下N戒 (A may be 始, the first rule)
+            for m in re.finditer(rf"(?:從|(?<=[初二三四五六]))(?P<a>[^，。；【\n從]{{1,16}}?)(?:下?(?:訖|至)"
+                                 rf"(?P<b>[^，。；【\n]{{2,16}}?)來|下)有?(?P<n>{num})戒", text):
+                first = 1 if m.group("a") == "始" else self._rule_named(rules, m.group("a"))
+                count = chinese_number(m.group("n").replace("兩", "二"))
+                if first is None or not count:
+                    continue
+                last = self._rule_named(rules, m.group("b"), last=True) if m.group("b") else first + count - 1
+                if last is not None and last - first + 1 == count and last in rules:
+                    out.append((1, off, list(range(first, last + 1))))
+            # by number: 「五十二下有二十戒」, the 記 after it (no mark of its own, so still in
+            # ``text``) naming the runs 「從五十二至五十九…」
+            m = re.match(rf"【疏】(?P<first>{num})下有(?P<n>{num})戒", text)
+            if m:
+                runs = [(chinese_number(a), chinese_number(b)) for a, b in re.findall(rf"從({num})至({num})", text)]
+                nums = [n for a, b in runs if a and b for n in range(a, b + 1)]
+                if nums and len(nums) == chinese_number(m.group("n")) and all(n in rules for n in nums):
+                    out.append((0, off, nums))
+        # a group treated among its rules (「五十二下…」, after rule 52) before the opening's survey
+        # of the class, the narrowest first; the first of the four (「初從始至不得立便利來有五十一戒」)
+        # is half the class: its words are about all of it, no rule's own
+        return [(off, nums) for _, off, nums in sorted(out, key=lambda g: (g[0], len(g[2])))
+                if len(nums) <= SEKHIYA_GROUP_MAX]
+
+    def _rule_named(self, rules: dict[int, Topic], words: str, last: bool = False) -> int | None:
+        """The rule whose 戒本 text or names hold most of ``words`` (half of its bigrams at least);
+        of rules holding them alike, the first (a group's first rule) or the ``last``."""
+        want = _bigrams(self.fold(words))
+        if not want:
+            return None
+        best, score = None, 0.0
+        for n, t in sorted(rules.items()):
+            have = _bigrams(self.fold(t.text + "".join(t.names)))
+            share = len(want & have) / len(want)
+            if share >= 0.5 and (share > score or (last and share == score)):
+                best, score = n, share
+        return best
 
     def _shu_and_ji(self, t: Topic, s: Stream, statement: int, nxt: int, work: str = "X0714") -> None:
         """戒本疏 (X0714) after a rule's 【律】 statement: the first 疏 (道宣) and the first 記 (元照)

@@ -201,7 +201,8 @@ class Skeleton:
                     for a in self.topics[NUNS_PIAN].anchors if a.role != "exempt"]
         # a layer that does not treat the topic on its own treats the chapter around it: a
         # procedure's 犍度 and 篇, a section's 篇
-        have_layers = {a.layer for a in own}
+        # (a 眾學 group's 疏 in 戒本疏 does not count: 行事鈔 and 資持記 treat the class whole)
+        have_layers = {a.layer for a in own if a.role != "group"}
         ups = self._chapters_of(t)
         if t.same_as and t.same_as in self.topics:      # … and the monks' rule's chapter, which the
             ups += self._chapters_of(self.topics[t.same_as])   # commentaries treat (眾學 of the nuns)
