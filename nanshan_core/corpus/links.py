@@ -35,16 +35,18 @@ class LinkPassage:
     text: str        # folded text
 
 
-def _grams(text: str) -> set[str]:
+def ngrams(text: str, n: int = GRAM) -> set[str]:
+    """The text's n-grams of word characters (punctuation and line breaks left out): what a quotation
+    shares with its source however each punctuates it."""
     t = "".join(c for c in text if is_word_char(c))
-    return {t[i:i + GRAM] for i in range(len(t) - GRAM + 1)}
+    return {t[i:i + n] for i in range(len(t) - n + 1)}
 
 
 def align(base: list[LinkPassage], comm: list[LinkPassage]) -> list[tuple[int, int, float]]:
     """(base passage id, commentary passage id, weight) for every commentary passage that can be placed."""
     if not base or not comm:
         return []
-    base_grams = [_grams(p.text) for p in base]
+    base_grams = [ngrams(p.text) for p in base]
     df = collections.Counter(g for gs in base_grams for g in gs)
     inverted: dict[str, list[int]] = collections.defaultdict(list)
     for i, gs in enumerate(base_grams):
@@ -53,7 +55,7 @@ def align(base: list[LinkPassage], comm: list[LinkPassage]) -> list[tuple[int, i
                 inverted[g].append(i)
     pairs = []
     for j, p in enumerate(comm):
-        shared = collections.Counter(i for g in _grams(p.text) for i in inverted.get(g, ()))
+        shared = collections.Counter(i for g in ngrams(p.text) for i in inverted.get(g, ()))
         pairs.extend((j, i, w) for i, w in shared.items() if w >= MIN_SHARED)
     chain = _heaviest_chain(pairs, len(base))
     anchors = {j: (i, w) for j, i, w in chain}
@@ -119,14 +121,11 @@ def _heaviest_chain(pairs: list[tuple[int, int, int]], n_base: int) -> list[tupl
 def overlap(base: list[LinkPassage], comm: list[LinkPassage], top: int = 8) -> list[tuple[int, int, float]]:
     """For each base passage, the commentary passages quoting most of its rare 3-grams (its lemmas:
     資持記 cites 「非弟子者」 before explaining 行事鈔's 「非我弟子」), wherever they stand."""
-    def grams(text: str) -> set[str]:
-        t = "".join(c for c in text if is_word_char(c))
-        return {t[i:i + 3] for i in range(len(t) - 2)}
-    base_grams = [grams(p.text) for p in base]
+    base_grams = [ngrams(p.text, 3) for p in base]
     df = collections.Counter(g for gs in base_grams for g in gs)
     inverted: dict[str, list[int]] = collections.defaultdict(list)
     for p in comm:
-        for g in grams(p.text):
+        for g in ngrams(p.text, 3):
             inverted[g].append(p.id)
     out = []
     for p, gs in zip(base, base_grams):
