@@ -42,20 +42,32 @@ def ngrams(text: str, n: int = GRAM) -> set[str]:
     return {t[i:i + n] for i in range(len(t) - n + 1)}
 
 
+def rare_index(texts: list[str], max_df: int, n: int = GRAM) -> dict[str, list[int]]:
+    """n-gram -> the indices of the texts holding it, for the n-grams at most ``max_df`` of them
+    hold: a rare run of words shared with one of them is evidence of a quotation."""
+    grams = [ngrams(t, n) for t in texts]
+    df = collections.Counter(g for gs in grams for g in gs)
+    inverted: dict[str, list[int]] = collections.defaultdict(list)
+    for i, gs in enumerate(grams):
+        for g in gs:
+            if df[g] <= max_df:
+                inverted[g].append(i)
+    return inverted
+
+
+def shared_with(text: str, index: dict[str, list[int]], n: int = GRAM) -> collections.Counter:
+    """Index of each text (of ``rare_index``) -> how many of its rare n-grams ``text`` holds."""
+    return collections.Counter(i for g in ngrams(text, n) for i in index.get(g, ()))
+
+
 def align(base: list[LinkPassage], comm: list[LinkPassage]) -> list[tuple[int, int, float]]:
     """(base passage id, commentary passage id, weight) for every commentary passage that can be placed."""
     if not base or not comm:
         return []
-    base_grams = [ngrams(p.text) for p in base]
-    df = collections.Counter(g for gs in base_grams for g in gs)
-    inverted: dict[str, list[int]] = collections.defaultdict(list)
-    for i, gs in enumerate(base_grams):
-        for g in gs:
-            if df[g] <= MAX_DF:
-                inverted[g].append(i)
+    inverted = rare_index([p.text for p in base], MAX_DF)
     pairs = []
     for j, p in enumerate(comm):
-        shared = collections.Counter(i for g in ngrams(p.text) for i in inverted.get(g, ()))
+        shared = shared_with(p.text, inverted)
         pairs.extend((j, i, w) for i, w in shared.items() if w >= MIN_SHARED)
     chain = _heaviest_chain(pairs, len(base))
     anchors = {j: (i, w) for j, i, w in chain}

@@ -36,7 +36,7 @@ from typing import Callable
 from ..errors import CorpusError
 from ..paths import load_resource_json
 from ..text import is_word_char
-from .links import ngrams
+from .links import rare_index, shared_with
 from .tei import read_file
 from .works import find_work_files, work_info
 
@@ -1208,13 +1208,7 @@ class Builder:
         if lu is None or chao is None:
             return
         lu_psg = [p for p in self._passages(lu) if p[2] == "vinaya"]
-        lu_grams = [ngrams(text, 3) for _, text, _ in lu_psg]
-        df = collections.Counter(g for gs in lu_grams for g in gs)
-        inverted: dict[str, list[int]] = collections.defaultdict(list)
-        for i, gs in enumerate(lu_grams):
-            for g in gs:
-                if df[g] <= CITED_RARE:
-                    inverted[g].append(i)
+        inverted = rare_index([text for _, text, _ in lu_psg], CITED_RARE, 3)
         chao_psg = self._passages(chao)
         chao_starts = [off for off, _, _ in chao_psg]
         for t in self.topics.values():
@@ -1227,7 +1221,7 @@ class Builder:
             for off, text, _ in chao_psg[max(first, 0):max(first, 0) + CITED_SPAN]:
                 if off >= end:
                     break
-                shared = collections.Counter(i for g in ngrams(text, 3) for i in inverted.get(g, ()))
+                shared = shared_with(text, inverted, 3)
                 found.update({i: w for i, w in shared.items() if w >= CITED_LEAST})
             for i, _ in sorted(found.items(), key=lambda iw: (-iw[1], iw[0]))[:CITED_KEEP]:
                 self.anchor(t, "T1428", "cited", _first_line_start(lu, lu_psg[i][0]), layer="vinaya")

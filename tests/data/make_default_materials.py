@@ -10,8 +10,9 @@ updates it says so:
     python tests/data/make_default_materials.py --pack corpus_pack
 
 Last remade on 2026-12-02 (stop 28), after 行事鈔 sections got the 四分律 passages they quote as
-their 律本 places (11 dev questions' 律本 materials moved, dev recall 72/90, +1); in stop 27 after 比丘尼鈔 and 羯磨疏's 諫 list gave nuns' rules and the
-admonition rules places, and the question's own words came to choose inside a topic's section
+their 律本 places (11 dev questions' 律本 materials moved, dev recall 72/90, +1); in stop 27
+after 比丘尼鈔 and 羯磨疏's 諫 list gave nuns' rules and the admonition rules places, and the
+question's own words came to choose inside a topic's section
 (6 dev questions' materials moved, dev recall unchanged), and again when a chapter's opening gave
 its slot to the passage inside it the question points to (2 more moved, dev recall unchanged),
 and again when the topics' own places came to take 5 of a layer's 8 slots (3 moved, dev recall
