@@ -276,6 +276,13 @@ def test_a_practice_reported_of_someone_is_asked_as_a_practice(engine):
     assert d.outcome == "answer"
 
 
+def test_a_practice_asked_after_the_asking_words_is_still_a_practice(engine):
+    """「请问这样做有没有犯戒」 asks of the act, as 「这样做有没有犯戒」 does; asking 他 is a verdict."""
+    story = "我们寺的当家嫌地方小，硬把自己的铺盖塞进别人两个铺位中间。"
+    assert decide(engine, story + "请问这样做有没有犯戒？").outcome == "answer"
+    assert decide(engine, story + "请问他是不是破戒了？").outcome == "refuse"
+
+
 def test_a_verdict_naming_the_person_again_in_a_later_part_is_refused(engine):
     d = decide(engine, "我们寺的当家常和女居士单独喝茶。请法师判定当家师是否已犯僧残。")
     assert (d.outcome, d.kind) == ("refuse", "judge")
@@ -335,6 +342,9 @@ def test_a_verdict_disclaimed_is_not_asked(engine):
     res = engine.ask(story + "我不是要评判监院，只想知道律里：比丘推打沙弥犯什么？")
     assert not res.refused, res.selection.refusal
     assert engine.ask(story + "你评判一下，监院这样还算不算合格的出家人？").refused
+    # a plain 「我不评论」 disclaims as well, also when the clause points back at the person
+    res = engine.ask("我和一位师兄同年出家，他总站在我前面。他这人怎么样我不评论，只想弄明白：律里比丘的座次按什么排？")
+    assert not res.refused, res.selection.refusal
 
 
 def test_a_story_framed_in_vinaya_words_earns_no_note_when_nothing_of_the_vinaya_is_asked(engine):

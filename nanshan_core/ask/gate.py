@@ -436,7 +436,8 @@ def _verdict_pointed_back(parts) -> bool:
             asking = _is_asking(simplify(sentence))
             for clause in _clauses(sentence):
                 q = simplify(clause)
-                if asking and pointed and _anaphor().match(q) and _verdict_in(q):
+                # (「他这人怎么样我不评论，只想弄明白：律里…」 disclaims the verdict it points at)
+                if asking and pointed and _anaphor().match(_opening(q)) and _verdict_in(q) and not _DISCLAIMS.search(q):
                     return True
                 pointed = pointed or names_someone(clause) or _identifies(q)
     return False
@@ -449,7 +450,8 @@ def _verdict() -> re.Pattern:
 
 
 # 「我不是要评论当家师，只想知道律本身」: a verdict disclaimed is no verdict asked
-_DISCLAIMS = re.compile(r"(?:不是|并不是|并非|无意|不想|不敢|不愿|不为|不去|不必)(?:要|想|去|妄加|随便|轻易|在)?"
+_DISCLAIMS = re.compile(r"(?:不是|并不是|并非|无意|不想|不敢|不愿|不为|不去|不必|不予|不作|不做|(?<![是算判评])不)"
+                        r"(?:要|想|去|妄加|随便|轻易|在)?"
                         r"[^，。？！；]{0,2}?(?:评|判|论断|断定|议论|批评|说三道四|定罪)")
 
 
@@ -460,6 +462,8 @@ def _undisclaimed(text: str) -> str:
 
 _ADDRESSEE = re.compile(r"(?:请问?|恳请|烦请|劳烦|拜托)(?:各位)?(?:法师|师父)|(?:法师|师父)(?:您|你)|(?:您|你)(?:觉得|认为|说说|看)")
 _PRACTICE = re.compile(r"^(?:那)?(?:这样|这么做|这种做法|这种情况|这种事|如此|那样)")
+# the asking words a clause may open with before its subject (「请问这样做有没有犯戒」 asks of the act)
+_ASKS_OPENING = re.compile(r"^(?:我?想)?(?:请问|请教|问一下|问问|想问)(?:一下)?[，,：:\s]*")
 
 
 # 「请问这位造谣的师父犯了什么罪？」: which offence an act told in the question is, is the texts'
@@ -484,8 +488,14 @@ def _verdict_on_someone(q: str) -> bool:
     asked = [c for c in _clauses(q) if _verdict_in(c)]
     if not asked:
         return _verdict_in(q)                 # a verdict phrase across a comma
-    return any(not _PRACTICE.match(_ADDRESSEE.sub("", c).lstrip(" ，,")) or _anaphor().match(c)
+    return any(not _PRACTICE.match(_opening(c)) or _anaphor().match(_opening(c))
                or _names_the_person(c) for c in asked)
+
+
+def _opening(clause: str) -> str:
+    """A clause from its subject on: the address and asking words before it dropped (「请问他…」
+    points back at the person as 「他…」 does, 「请问这样做…」 asks of the act)."""
+    return _ASKS_OPENING.sub("", _ADDRESSEE.sub("", clause).lstrip(" ，,"))
 
 
 def _verdict_requested(q: str) -> bool:
