@@ -136,13 +136,15 @@ def test_a_question_in_the_text_is_quoted_with_its_answer(engine):
 def test_a_card_marks_only_a_sentence_that_carries_a_term(engine):
     # a clue passage chosen for its place (the story of a 羯磨) may hold no chosen term near its
     # start: its first sentence must not be marked on the card as if it answered the question
+    # (a term, or a word of a chosen topic: Engine.answer_words)
     r = engine.ask("什么情况下会被赶出僧团？")
     fold = engine.pack.normalizer.fold
-    terms = [engine.pack.normalizer.fold_query(t) for t in r.selection.texts]
+    terms = [engine.pack.normalizer.fold_query(t) for t in engine.answer_words(r.selection)[0]]
     marked = [c for pane in r.answer.panes.values() for c in pane]
     assert marked
     assert all(any(t in fold(c.quote) for t in terms) for c in marked), [c.quote for c in marked]
-    assert len(marked) < len(r.materials) or all(m.terms for m in r.materials)
+    bare = [m.n for m in r.materials if not any(t in fold(m.text) for t in terms)]
+    assert not {c.material for c in marked} & set(bare)
 
 
 def test_eval_counts_a_gold_passage_as_quoted_only_when_the_answer_shows_it(engine, full_pack):
@@ -233,3 +235,17 @@ def test_each_chosen_topic_has_its_own_passage_in_every_layer(engine):
             own = [m for m in res.materials if m.layer == layer and m.source == "topic"
                    and any(pl.layer == layer and pl.start <= doc_of[m.passage] < pl.end for pl in places)]
             assert own, (topic.names[0], layer)
+
+
+def test_a_sure_topics_own_rule_is_quoted_though_no_term_names_it(engine):
+    """A nun asks about glancing into her neighbour's bowl: the topic (嫌視比座戒) is matched for
+    sure, but the terms are her other words (沙彌尼, 依止 …).  The answer quotes the rule's own
+    passage (「視比坐鉢」), not only passages of those terms."""
+    q = ("师父好，我是一名沙弥尼。过堂的时候，我老是忍不住偷看旁边师姐碗里的菜，看谁分得多、谁分得少。"
+         "请问律里是怎么说的？如果旁边的师姐眼睛不好，我帮她看看碗里有没有饭菜，也不行吗？")
+    r = engine.ask(q)
+    assert r.selection.confidence >= 0.5 and "嫌視比座戒" in r.selection.topics[0].topic.names
+    assert not any("視比坐" in t for t in r.selection.texts)
+    fold = engine.pack.normalizer.fold
+    quoted = [c for c in r.answer.citations if c.coord.startswith("T22n1428")]
+    assert any(fold("視比坐鉢") in fold(c.quote) for c in quoted), [c.quote for c in quoted]

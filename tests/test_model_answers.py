@@ -34,9 +34,9 @@ def quoted_reply(result, n_quotes: int = 2) -> str:
 
 
 def extractive(engine, result):
-    """The answer the code alone writes from the same terms and materials."""
-    return compose(engine.pack, result.selection.texts, result.materials,
-                   [engine.weight(t) for t in result.selection.texts])
+    """The answer the code alone writes from the same terms, topics and materials."""
+    words, weights = engine.answer_words(result.selection)
+    return compose(engine.pack, words, result.materials, weights)
 
 
 # -- the rule, on the real model ----------------------------------------------------------------

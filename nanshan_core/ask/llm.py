@@ -472,7 +472,8 @@ def ask_with_model(engine, question: str, model: LocalModel | str, terms: list[s
         return result
     engine.retrieve(result, timing)
     t = time.perf_counter()
-    extractive = compose(engine.pack, sel.texts, result.materials, [engine.weight(x) for x in sel.texts])
+    quote_words, quote_weights = engine.answer_words(sel)
+    extractive = compose(engine.pack, quote_words, result.materials, quote_weights)
     if not result.materials:
         draft = Draft("")
     elif hit is not None:
