@@ -4,6 +4,10 @@ Questions here are written for the tests, not taken from any evaluation set; eac
 what a reader would check — the topic named first, the nuns' rule for a nun, both parts
 of a two-part question, no topic pretended when there is none.
 """
+import os
+import shutil
+from pathlib import Path
+
 import pytest
 
 from nanshan_core.ask import bridge
@@ -302,3 +306,22 @@ def test_a_monks_rule_answers_to_the_names_of_its_nuns_version(engine):
     assert "著富羅入佛塔中戒" in names and "著富羅入塔戒" in names
     assert not any(n.startswith("比丘尼") for t in engine.skeleton.topics.values() if t.id.startswith("m.")
                    for n in t.names)
+
+
+def test_two_processes_building_the_topic_index_at_once_both_get_it(tmp_path):
+    """The app and a `nanshan ask` started together after the topics changed both build the
+    topic index; neither may stop on the other's write lock, and one index is kept."""
+    import subprocess
+    import sys
+    code = ("import sys; from nanshan_core.ask.bridge import TopicIndex; "
+            "docs = [f'非時食 過中 第{k}條 ' + '捉錢金銀' * (k % 7) for k in range(6000)]; "
+            "ix = TopicIndex._open(docs); assert ix.doc_count() == 6000; print('ok')")
+    env = {**os.environ, "NANSHAN_CACHE_DIR": str(tmp_path)}
+    for _ in range(3):
+        procs = [subprocess.Popen([sys.executable, "-c", code], cwd=Path(__file__).resolve().parent.parent, env=env, text=True,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(3)]
+        outs = [p.communicate(timeout=300) for p in procs]
+        assert all(p.returncode == 0 for p in procs), [err[-300:] for _, err in outs]
+        kept = [d for d in (tmp_path / "topic-index").iterdir()]
+        assert len(kept) == 1 and (kept[0] / "done").exists(), kept
+        shutil.rmtree(tmp_path / "topic-index")

@@ -24,6 +24,7 @@ import functools
 import math
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ..corpus.normalize import simplify
 from ..corpus.topics import Skeleton, Topic
@@ -413,8 +414,14 @@ class TopicIndex:
     @staticmethod
     def _open(docs: list[str]):
         """The index for these documents: kept in the user cache, keyed on their text (a changed
-        phrasing or pack builds a new one, about two seconds), else built in memory."""
+        phrasing or pack builds a new one, about two seconds), else built in memory.
+
+        It is written in a folder of its own and renamed into place when done, so that two
+        processes starting together (the app and a `nanshan ask`) never write one index: the
+        second used to stop on Whoosh's write lock."""
         import hashlib
+        import shutil
+        import tempfile
         from whoosh import fields, index as windex
         from whoosh.filedb.filestore import RamStorage
         from ..corpus.index import CharNgramTokenizer
@@ -423,24 +430,41 @@ class TopicIndex:
                                bi=fields.TEXT(analyzer=CharNgramTokenizer(2)))
         key = hashlib.sha256("\x00".join(docs).encode()).hexdigest()[:16]
         folder = user_cache_dir() / "topic-index" / key
+
+        def cached():
+            try:
+                if (folder / "done").exists():
+                    return windex.open_dir(str(folder))
+            except Exception:           # a damaged cache is rebuilt, never trusted
+                pass
+            return None
+
+        if (ix := cached()) is not None:
+            return ix
         try:
-            if (folder / "done").exists():
-                return windex.open_dir(str(folder))
-        except Exception:               # a damaged cache is rebuilt, never trusted
-            pass
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            ix = windex.create_in(str(folder), schema)
+            folder.parent.mkdir(parents=True, exist_ok=True)
+            work = Path(tempfile.mkdtemp(prefix=f"{key}.", dir=folder.parent))
+            ix = windex.create_in(str(work), schema)
         except OSError:                 # no writable cache: in memory, as fast the first time
-            ix = RamStorage().create_index(schema)
-            folder = None
+            work, ix = None, RamStorage().create_index(schema)
         w = ix.writer()
         for k, text in enumerate(docs):
             w.add_document(n=k, uni=text, bi=text)
         w.commit()
-        if folder is not None:
-            (folder / "done").write_text("ok")
-        return ix
+        if work is None:
+            return ix
+        (work / "done").write_text("ok")
+        ix.close()
+        if folder.exists() and not (folder / "done").exists():
+            shutil.rmtree(folder, ignore_errors=True)      # a build that never finished
+        try:
+            work.rename(folder)
+        except OSError:                 # another process put its index there first
+            pass
+        if (ix := cached()) is not None:
+            shutil.rmtree(work, ignore_errors=True)
+            return ix
+        return windex.open_dir(str(work))
 
     def search(self, chars: list[str], bigrams: list[str], limit: int = 60) -> dict[int, float]:
         from whoosh import query as wq
