@@ -249,3 +249,18 @@ def test_a_sure_topics_own_rule_is_quoted_though_no_term_names_it(engine):
     fold = engine.pack.normalizer.fold
     quoted = [c for c in r.answer.citations if c.coord.startswith("T22n1428")]
     assert any(fold("視比坐鉢") in fold(c.quote) for c in quoted), [c.quote for c in quoted]
+
+
+def test_among_a_passages_sentences_with_the_terms_the_asked_detail_is_quoted(engine):
+    """Wine in a medicine: the 含注戒本 passage on 飲酒 states the offence and, a sentence later, the
+    exemption for wine taken as medicine; the question's own words (药, 病) choose the exemption."""
+    from nanshan_core.ask.answer import compose
+    r = engine.ask("比丘生病了，医生开的药里掺了酒，能吃吗？")
+    words, weights = engine.answer_words(r.selection)
+    fold = engine.pack.normalizer.fold
+    quoted = {c.material: c.quote for c in r.answer.citations}
+    without = {c.material: c.quote for c in compose(engine.pack, words, r.materials, weights).citations}
+    # a material whose quote the question's words turned to the sentence on wine as medicine
+    changed = [n for n in quoted if n in without and quoted[n] != without[n]]
+    assert any(fold("以酒為藥") in fold(quoted[n]) and fold("藥") not in fold(without[n]) for n in changed), \
+        [(quoted[n], without[n]) for n in changed]

@@ -47,6 +47,7 @@ class Result:
     timing_ms: dict = field(default_factory=dict)
     model: dict | None = None                           # model name etc. when a model wrote the answer
     notes: list[str] = field(default_factory=list)      # messages for the reader (timeouts, removed coordinates)
+    context: Context | None = None                      # the question's own words (context.py), once retrieved
 
     @property
     def refused(self) -> bool:
@@ -242,7 +243,7 @@ class Engine:
         self.retrieve(result, timing)
         t = time.perf_counter()
         words, weights = self.answer_words(sel)
-        result.answer = compose(self.pack, words, result.materials, weights)
+        result.answer = compose(self.pack, words, result.materials, weights, result.context)
         scope_lead(result)
         timing["verify"] = result.answer.verify_ms
         timing["answer"] = (time.perf_counter() - t) * 1000 - result.answer.verify_ms
@@ -278,7 +279,7 @@ class Engine:
         result.clues = clue_mod.fire(words, weights=weights)
         result.clue_coords = clue_mod.coords_for(result.clues)
         places = [self.retriever.places(self.skeleton.anchors(m.topic)) for m in result.selection.topics]
-        context = self.question_context(result.question)
+        context = result.context = self.question_context(result.question)
         result.materials = self.retriever.retrieve(result.selection.texts, result.clue_coords,
                                                    result.selection.weights, result.selection.concepts,
                                                    places, context=context)

@@ -473,7 +473,7 @@ def ask_with_model(engine, question: str, model: LocalModel | str, terms: list[s
     engine.retrieve(result, timing)
     t = time.perf_counter()
     quote_words, quote_weights = engine.answer_words(sel)
-    extractive = compose(engine.pack, quote_words, result.materials, quote_weights)
+    extractive = compose(engine.pack, quote_words, result.materials, quote_weights, result.context)
     if not result.materials:
         draft = Draft("")
     elif hit is not None:
