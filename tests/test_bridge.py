@@ -317,8 +317,9 @@ def test_two_processes_building_the_topic_index_at_once_both_get_it(tmp_path):
             "docs = [f'非時食 過中 第{k}條 ' + '捉錢金銀' * (k % 7) for k in range(6000)]; "
             "ix = TopicIndex._open(docs); assert ix.doc_count() == 6000; print('ok')")
     env = {**os.environ, "NANSHAN_CACHE_DIR": str(tmp_path)}
+    root = Path(__file__).resolve().parent.parent
     for _ in range(3):
-        procs = [subprocess.Popen([sys.executable, "-c", code], cwd=Path(__file__).resolve().parent.parent, env=env, text=True,
+        procs = [subprocess.Popen([sys.executable, "-c", code], cwd=root, env=env, text=True,
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(3)]
         outs = [p.communicate(timeout=300) for p in procs]
         assert all(p.returncode == 0 for p in procs), [err[-300:] for _, err in outs]

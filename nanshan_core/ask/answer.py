@@ -79,8 +79,9 @@ def scored_sentences(m: Material, folded_terms: list[str], weights: list[float],
 # How much the question's own words (context.py) add to a sentence that already carries a term, at
 # the material's best fit, against the strongest term: among a passage's sentences with the terms,
 # the one that shares the asked detail is quoted (wine in a doctor's medicine: 含注戒本's 「以酒為藥。
-# 若以酒塗瘡一切不犯」 instead of its 「波逸提　若是酒非酒色香味」).  Tune sets: gold passages quoted 464 -> 479 of 1190 (seven sets up, four down, dev
-# level); 0.25 gave 472, 1.0 gave 481 but lost 5 and 6 on two sets
+# 若以酒塗瘡一切不犯」 instead of its 「波逸提　若是酒非酒色香味」).  Tune sets: gold passages quoted
+# 464 -> 479 of 1190 (seven sets up, four down, dev level); 0.25 gave 472, 1.0 gave 481 but lost 5
+# and 6 on two sets
 ASKED_DETAIL = 0.5
 SENTENCE_LEN = 40        # a sentence's length in the BM25 of the question's words
 

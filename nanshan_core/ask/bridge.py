@@ -57,6 +57,7 @@ ASKED_PART = 2.0     # … and a part's own topic, when the part asks, weighs th
 LOOSE_TRUST = 0.5    # what evidence from shared characters counts for in a topic's confidence
 NAMED_RARITY = 0.3   # how specific (Matcher._rarity) a typed name must be for its part to lead
 MARGIN = 1.25         # … and ahead of the next unrelated topic by this factor
+SURE_CONFIDENCE = 0.5  # a match this confident is answered without 「您是否想问」
 
 
 @dataclass
@@ -103,7 +104,7 @@ class Matches:
 
     @property
     def sure(self) -> bool:
-        return self.confidence >= 0.5
+        return self.confidence >= SURE_CONFIDENCE
 
     def suggestions(self, limit: int = 5) -> list[TopicMatch]:
         """The closest topics, offered when none is clear (「您是否想问」); none below a guess."""
@@ -464,7 +465,7 @@ class TopicIndex:
         if (ix := cached()) is not None:
             shutil.rmtree(work, ignore_errors=True)
             return ix
-        return windex.open_dir(str(work))
+        return windex.open_dir(str(work))     # the cache would not take it: this run's own copy
 
     def search(self, chars: list[str], bigrams: list[str], limit: int = 60) -> dict[int, float]:
         from whoosh import query as wq

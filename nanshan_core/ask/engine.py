@@ -18,7 +18,7 @@ from ..corpus.topics import Skeleton
 from ..errors import QuestionError
 from ..text import clean_question
 from .answer import Answer, compose
-from .bridge import Matcher
+from .bridge import SURE_CONFIDENCE, Matcher
 from .context import Context, question_context
 from .gate import Gate
 from .sections import TopicSections
@@ -262,7 +262,7 @@ class Engine:
         top = max(weights, default=1.0)
         have = {self.pack.normalizer.fold_query(w) for w in words}
         for m, share in zip(sel.topics, TOPIC_QUOTE_WEIGHT):
-            if (sel.confidence or 0.0) < 0.5:
+            if (sel.confidence or 0.0) < SURE_CONFIDENCE:
                 share *= 0.5
             for w in terms_mod.topic_words(m.topic)[:TOPIC_QUOTE_WORDS]:
                 f = self.pack.normalizer.fold_query(w)
