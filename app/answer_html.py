@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
+from nanshan_core.ask.bridge import SURE_CONFIDENCE
 from nanshan_core.ask.draft import SET_ASIDE_NOTICE
 from nanshan_core.ask.verify import UNVERIFIED_NOTE
 from nanshan_core.feedback import KINDS as FEEDBACK_KINDS
@@ -231,7 +232,7 @@ def feedback_links(target: str, index: int, pal: Palette) -> str:
 def topics_html(selection, pal: Palette) -> str:
     """What the question was taken to be about, or — when no topic was clear — that the app could
     not tell, with the closest topics as links that ask again about the one chosen."""
-    sure = (selection.confidence or 0) >= 0.5
+    sure = (selection.confidence or 0) >= SURE_CONFIDENCE
     if selection.topics and (sure or selection.scope is not None):
         how = (translate("answer_html", "依义推及") if selection.scope is not None and selection.scope.outcome == "silent"
                else translate("answer_html", "所问主题"))
