@@ -122,6 +122,10 @@ def test_a_nuns_rule_worded_as_the_monks_rule_is_that_rule(skel):
     own = skel.get("n.pc.24")
     layers = {a.layer for a in skel.anchors(own)}
     assert layers == {"vinaya", "daoxuan", "yuanzhao"}       # the monks' rule's commentary serves it
+    # … and the monks' rule's search words serve it too (嫌視比座戒 of the nuns searches 視比坐)
+    assert "視比坐" in skel.get("n.sk.34").keywords
+    assert all(set(skel.get(t.same_as).keywords) <= set(t.keywords)
+               for t in skel.topics.values() if t.same_as and skel.get(t.same_as))
 
 
 def test_hand_written_structure_is_all_found(full_pack):
