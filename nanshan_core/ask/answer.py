@@ -43,6 +43,7 @@ class _Pick:
     material: Material
     quote: str
     score: float
+    folded: str = ""          # the quote in search form (scored_sentences folds it once)
 
 
 # A sentence that states a ruling — names an offence class, or says what is exempt — is what
@@ -72,7 +73,7 @@ def scored_sentences(m: Material, folded_terms: list[str], weights: list[float],
             score += 0.3 * top
         if score > 0 and m.source == "clue":      # the clue table marks a topic's main passages
             score += 0.2 * top
-        out.append(_Pick(m, sent, score))
+        out.append(_Pick(m, sent, score, f))
     return out
 
 
@@ -86,8 +87,8 @@ ASKED_DETAIL = 0.5
 SENTENCE_LEN = 40        # a sentence's length in the BM25 of the question's words
 
 
-def _prefer_the_asked_detail(picks: list[_Pick], context: "Context", top: float, fold) -> None:
-    fits = [context.score(fold(p.quote), SENTENCE_LEN) for p in picks]
+def _prefer_the_asked_detail(picks: list[_Pick], context: "Context", top: float) -> None:
+    fits = [context.score(p.folded, SENTENCE_LEN) for p in picks]
     best = max(fits, default=0.0)
     if best <= 0:
         return
@@ -173,7 +174,7 @@ def compose(pack: Pack, terms: list[str], materials: list[Material], weights: li
     scored = {m.n: scored_sentences(m, folded, weights, fold) for m in materials}
     if context is not None:
         for m in materials:
-            _prefer_the_asked_detail(scored[m.n], context, max(weights, default=1.0), fold)
+            _prefer_the_asked_detail(scored[m.n], context, max(weights, default=1.0))
     picks = {m.n: best_sentence(m, scored[m.n]) for m in materials}
     spent = [0.0]
 

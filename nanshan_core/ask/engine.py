@@ -242,13 +242,18 @@ class Engine:
             return result
         self.retrieve(result, timing)
         t = time.perf_counter()
-        words, weights = self.answer_words(sel)
-        result.answer = compose(self.pack, words, result.materials, weights, result.context)
+        result.answer = self.extractive(result)
         scope_lead(result)
         timing["verify"] = result.answer.verify_ms
         timing["answer"] = (time.perf_counter() - t) * 1000 - result.answer.verify_ms
         result.timing_ms = timing
         return result
+
+    def extractive(self, result: Result) -> Answer:
+        """The answer made of quotations only, from a retrieved result (the model path keeps it
+        beside the model's draft)."""
+        words, weights = self.answer_words(result.selection)
+        return compose(self.pack, words, result.materials, weights, result.context)
 
     def answer_words(self, sel: Selection) -> tuple[list[str], list[float]]:
         """The words a quotation is chosen by: the terms, then the chosen topics' own words.

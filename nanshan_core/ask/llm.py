@@ -25,7 +25,7 @@ from typing import Callable
 from ..errors import ModelError
 from ..paths import resource_path, user_data_dir
 from ..text import sentence_spans
-from .answer import Answer, compose
+from .answer import Answer
 from .draft import SET_ASIDE_NOTICE, Draft, set_aside_reason
 from .remembered import AnswerCache, Remembered, answer_key, model_identity
 from .retrieve import LAYERS, OTHER, Material
@@ -472,8 +472,7 @@ def ask_with_model(engine, question: str, model: LocalModel | str, terms: list[s
         return result
     engine.retrieve(result, timing)
     t = time.perf_counter()
-    quote_words, quote_weights = engine.answer_words(sel)
-    extractive = compose(engine.pack, quote_words, result.materials, quote_weights, result.context)
+    extractive = engine.extractive(result)
     if not result.materials:
         draft = Draft("")
     elif hit is not None:
