@@ -352,9 +352,28 @@ def test_a_chao_sections_vinaya_places_are_the_passages_it_quotes(engine, skel):
     counts = [len([a for a in t.anchors if a.role == "cited"]) for t in sections]
     assert sum(1 for c in counts if c) >= 200 and max(counts) <= sk.CITED_KEEP
     assert all((a.layer, a.work) == ("vinaya", "T1428") for t in sections for a in t.anchors if a.role == "cited")
-    assert all(t.cls == "section" for t in skel.topics.values() for a in t.anchors if a.role == "cited")
+    assert all(t.cls in ("section", "procedure") for t in skel.topics.values() for a in t.anchors if a.role == "cited")
     doc = quoted("p.26.caregivers")[0].doc
     assert "p.26.caregivers" not in engine.matcher.sections.topics_of(doc)
+
+
+def test_a_khandhaka_procedure_dao_xuan_only_quotes_has_those_quotations_as_places(engine, skel):
+    """The other way round: 道宣 treats many small rulings of 房舍揵度 and 雜揵度 only by quoting
+    them in some 篇 (「若僧地中作私房。有客來應起」 in 僧像致敬篇); the 行事鈔 passages holding
+    most of the procedure's rare words become its 道宣 places, and the 資持記 passage linked to
+    each its 元照 place, instead of the opening of a 篇 that treats the chapter as a whole."""
+    r = engine.retriever
+    fold = engine.pack.normalizer.fold
+    places = r.places(skel.anchors(skel.get("k.19.private_room")))
+    chao = [pl for pl in places if pl.layer == "daoxuan"]
+    assert chao and all(pl.role == "cited" and pl.work == "T1804" for pl in chao)
+    assert any(fold("僧地中作私房") in r.folded_text(pl.doc) for pl in chao)
+    assert any(pl.layer == "yuanzhao" and pl.work == "T1805" and pl.role == "cited" for pl in places)
+    procedures = [t for t in skel.topics.values() if t.cls == "procedure"]
+    counts = [sum(1 for a in t.anchors if a.role == "cited" and a.work == "T1804") for t in procedures]
+    assert max(counts) <= sk.QUOTING_KEEP
+    # a procedure the hand data places in 行事鈔 keeps that place alone
+    assert not [a for a in skel.get("k.20.tooth_stick").anchors if a.role == "cited"]
 
 
 def test_sekhiya_rules_stated_by_number_have_their_groups_treatment(full_pack, skel):

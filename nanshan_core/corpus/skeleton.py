@@ -64,6 +64,9 @@ CITED_KEEP = 6           # 四分律 passages a 行事鈔 section's quotations g
 CITED_RARE = 3           # a 3-gram is a quotation's evidence only in at most this many 四分律 passages
 CITED_LEAST = 2          # … and a 鈔 passage shares at least this many with the 律 passage it quotes
 CITED_SPAN = 60          # 鈔 passages of a section read for its quotations (as retrieval's SECTION_MAX)
+QUOTING_KEEP = 3         # 行事鈔 passages quoting a 犍度 procedure's 律 that become its 道宣 places
+QUOTING_LEAST = 3        # … each sharing at least this many rare 3-grams with the procedure's 律 passages
+QUOTING_SPAN = 6         # … of the first passages of its section (where its own subject is ruled on)
 
 
 @dataclass
@@ -586,6 +589,7 @@ class Builder:
         self._streams: dict[str, Stream] = {}
         self.topics: dict[str, Topic] = {}
         self.notes: list[str] = []
+        self._pian_cache: tuple | None = None
 
     def stream(self, work: str) -> Stream | None:
         if work not in self.works:
@@ -614,6 +618,7 @@ class Builder:
         self.pian()
         self.close_sections()
         self.quoted_vinaya()
+        self.quoting_chao()
         return list(self.topics.values())
 
     # precepts ---------------------------------------------------------------------------
@@ -982,10 +987,7 @@ class Builder:
         s, chao = self.stream("T1805"), self.stream("T1804")
         if s is None or chao is None:
             return
-        chao_pian = [(r.start, r.end, m.group(1)) for r in toc_ranges(self.db, chao)
-                     if r.level == 1 and (m := re.match(r"(\d+)\s", r.label))]
-        ji_pian = {m.group(1): (r.start, r.end) for r in toc_ranges(self.db, s)
-                   if r.level == 1 and (m := re.match(r"(\d+)\s", r.label))}
+        ji_pian = self._numbered_pian()[1]
         # 「十八佛在羅閱城」: 資持記 opens each rule with its number and the place it was made
         part = ji_pian.get("14")
         placed: dict[Topic, int] = {}
@@ -1001,8 +1003,7 @@ class Builder:
         for i, (off, t) in enumerate(order):
             if t in placed:
                 continue
-            num = next((n for a, b, n in chao_pian if a <= off < b), None)
-            lo, hi = ji_pian.get(num, (0, len(s.text)))
+            lo, hi = self._ji_span(off)
             lo = next((placed[u] for _, u in reversed(order[:i]) if u in placed), lo)
             hi = next((placed[u] for _, u in order[i + 1:] if u in placed), hi)
             hit = _find_name(s, [n + "佛在" for n in t.names], lo, hi)
@@ -1012,6 +1013,24 @@ class Builder:
                 placed[t] = hit
         for t, off in placed.items():
             self.anchor(t, "T1805", "explains", off)
+
+    def _numbered_pian(self) -> tuple[list[tuple[int, int, str]], dict[str, tuple[int, int]]]:
+        """行事鈔's 篇 as (start, end, number) and 資持記's 「N 釋…篇」 by number: 資持記 explains
+        each 篇 in a 篇 of the same number."""
+        if self._pian_cache is None:
+            chao, ji = self.stream("T1804"), self.stream("T1805")
+            self._pian_cache = (
+                [(r.start, r.end, m.group(1)) for r in toc_ranges(self.db, chao)
+                 if r.level == 1 and (m := re.match(r"(\d+)\s", r.label))],
+                {m.group(1): (r.start, r.end) for r in toc_ranges(self.db, ji)
+                 if r.level == 1 and (m := re.match(r"(\d+)\s", r.label))})
+        return self._pian_cache
+
+    def _ji_span(self, chao_offset: int) -> tuple[int, int]:
+        """The range of 資持記 that explains the 行事鈔 篇 holding ``chao_offset``."""
+        chao_pian, ji_pian = self._numbered_pian()
+        num = next((n for a, b, n in chao_pian if a <= chao_offset < b), None)
+        return ji_pian.get(num, (0, len(self.stream("T1805").text)))
 
     def _linked(self, work: str, offset: int, target: str, lo: int = 0, hi: int | None = None) -> int | None:
         """Offset in ``target`` (within [lo, hi)) of the best-linked explanation of the passage
@@ -1225,6 +1244,47 @@ class Builder:
                 found.update({i: w for i, w in shared.items() if w >= CITED_LEAST})
             for i, _ in sorted(found.items(), key=lambda iw: (-iw[1], iw[0]))[:CITED_KEEP]:
                 self.anchor(t, "T1428", "cited", _first_line_start(lu, lu_psg[i][0]), layer="vinaya")
+
+    def quoting_chao(self) -> None:
+        """A 犍度 procedure's 道宣 and 元照 places when the hand data names none: the 行事鈔
+        passages that quote its 律 section (quoted_vinaya the other way round), and the 資持記
+        passage the commentary links tie to each.
+
+        道宣 treats the 雜揵度's and 房舍揵度's rulings (楊枝, 畜狗, 私房) where they bear on a
+        practice, in whatever 篇 that is, by quoting them (「四分…不應…」); the 鈔 passages
+        holding most of the section's rare 3-grams are those quotations.  Built last: a
+        quotation is a single passage, with no treatment to close."""
+        lu, chao = self.stream("T1428"), self.stream("T1804")
+        if lu is None or chao is None:
+            return
+        lu_psg = [p for p in self._passages(lu) if p[2] == "vinaya"]
+        lu_starts = [off for off, _, _ in lu_psg]
+        inverted = rare_index([text for _, text, _ in lu_psg], CITED_RARE, 3)
+        quoted_by: dict[int, list[tuple[int, int]]] = collections.defaultdict(list)
+        chao_psg = [p for p in self._passages(chao) if p[2] == "daoxuan"]
+        for j, (_, text, _) in enumerate(chao_psg):
+            for i, w in shared_with(text, inverted, 3).items():
+                if w >= CITED_LEAST:
+                    quoted_by[i].append((j, w))
+        for t in self.topics.values():
+            a = next((a for a in t.anchors if a.work == "T1428" and a.role == "section"), None)
+            if t.cls != "procedure" or a is None or any(b.work == "T1804" for b in t.anchors):
+                continue
+            end = lu.offset_of_line(a.end_line) if a.end_line else len(lu.text)
+            first = max(bisect.bisect_right(lu_starts, a.offset) - 1, 0)
+            found: collections.Counter = collections.Counter()
+            for i in range(first, min(first + QUOTING_SPAN, len(lu_psg))):
+                if lu_psg[i][0] >= end:
+                    break
+                found.update(dict(quoted_by.get(i, ())))
+            for j, w in sorted(found.items(), key=lambda jw: (-jw[1], jw[0]))[:QUOTING_KEEP]:
+                if w < QUOTING_LEAST:
+                    break
+                off = _first_line_start(chao, chao_psg[j][0])
+                self.anchor(t, "T1804", "cited", off, layer="daoxuan")
+                ji = self._linked("T1804", off, "T1805", *self._ji_span(off))
+                if ji is not None and ji >= 0 and not any(b.work == "T1805" and b.offset == ji for b in t.anchors):
+                    self.anchor(t, "T1805", "cited", ji, layer="yuanzhao")
 
     def _passages(self, s: Stream) -> list[tuple[int, str, str]]:
         """(offset in the stream, folded text, layer) of each retrieval passage of the work."""
