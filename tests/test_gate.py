@@ -289,8 +289,9 @@ def test_a_verdict_naming_the_person_again_in_a_later_part_is_refused(engine):
 
 
 @pytest.mark.parametrize("question, outcome", [
-    # a faint follow-up of a medical request continues it: no Vinaya part, no note
-    ("做完胃部手术以后，吃素要注意什么？豆制品还能不能吃？", "refuse"),
+    # a faint follow-up of a medical request continues it: no Vinaya part, no note (手术 itself is
+    # no such request any more: 藥揵度's ruling on surgery, 刀治, is a topic of its own)
+    ("做完胃镜以后，吃素要注意什么？豆制品还能不能吃？", "refuse"),
     # the request itself is on a Vinaya subject (酥油 asked when not ill): its follow-up is the 開緣
     ("我是比丘尼，身体没病，只是想补补营养，可以向居士要些酥油、蜂蜜吗？如果是生病的时候呢？", "answer"),
     # a loosely met Vinaya question before a word of another domain (卷) stays a question
