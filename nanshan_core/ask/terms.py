@@ -366,7 +366,7 @@ def select(question: str, df_share=None, matches=None, decision=None) -> Selecti
         terms = specific
         if not terms:
             terms = [Term(w, "question") for w in corpus_words(q, df_share)]
-    terms = _cap(terms, gravity)
+    terms = _cap(terms, gravity, sure)
     sel = Selection(question, classify(q, entries), terms, [(e.id, s) for e, s in entries[:5]],
                     gravity, None, dropped)
     if matches is not None:
@@ -407,11 +407,13 @@ def corpus_words(q: str, df_share, limit: int = 3) -> list[str]:
     return out
 
 
-def _cap(terms: list[Term], gravity: bool) -> list[Term]:
-    """At most MAX_TERMS, keeping the reader's own words and (for gravity questions) the offence names."""
+def _cap(terms: list[Term], gravity: bool, sure: bool = False) -> list[Term]:
+    """At most MAX_TERMS, keeping the reader's own words, (for gravity questions) the offence names
+    and the surely matched topic's own word."""
     if len(terms) <= MAX_TERMS:
         return terms
-    keep = [t for t in terms if t.source == "question" or (gravity and t.source == "offence")][:MAX_TERMS]
+    keep = [t for t in terms if t.source == "question" or (gravity and t.source == "offence")
+            or (sure and t.source == "topic")][:MAX_TERMS]
     for t in terms:
         if len(keep) >= MAX_TERMS:
             break
