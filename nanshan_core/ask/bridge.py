@@ -125,7 +125,12 @@ class Matches:
         parts = self.analysis.parts
         others = [(m.score * (ASKED_PART if parts[m.part].asks else 1.0), m)
                   for m in self.main[1:] if m.score >= SURE / 3]
-        others += [(m.score, m) for m in self.ranked if m.score >= RUNNER_UP * top]
+        # a runner-up is close to its own part's best: each part of a question of several has its
+        # own (比丘尼…一个人过河 beside a first part on money)
+        part_top: dict[int, float] = {}
+        for m in self.ranked:
+            part_top[m.part] = max(part_top.get(m.part, 0.0), m.score)
+        others += [(m.score, m) for m in self.ranked if m.score >= RUNNER_UP * part_top.get(m.part, top)]
         for _, m in sorted(others, key=lambda x: -x[0]):
             if len(out) >= limit:
                 break
@@ -357,6 +362,16 @@ def translate(text: str, masked: set[int], offset: int = 0) -> list[tuple[int, i
                 out.append((offset + i, offset + i + n, wm[w]))
                 taken.update(span)
     return sorted(out)
+
+
+def _joined(mapped: list[tuple[int, int, tuple[str, ...]]]) -> list[str]:
+    """The bigrams two modern words next to each other make in the texts' words: 一个人 (獨) and
+    过河 (渡水) are 獨渡, the rule's own word; 白天 (晝) and 睡 (臥, 眠) are 晝臥, 晝眠."""
+    out = []
+    for (_, end, left), (start, _, right) in zip(mapped, mapped[1:]):
+        if end == start:
+            out += [simplify(a[-1] + b[0]) for a in left[:3] for b in right[:3]]
+    return out
 
 
 # -- topics as things to match ------------------------------------------------------------
@@ -619,7 +634,7 @@ class Matcher:
                  if is_word_char(q[i]) and i not in a.masked and q[i] not in FUNCTION_CHARS]
         classical = [simplify(w) for _, _, ws in mapped for w in ws[:3]]
         found = self.index.search(chars + [c for w in classical for c in w],
-                                  qbi + [b for w in classical for b in _bigrams(w)])
+                                  qbi + [b for w in classical for b in _bigrams(w)] + _joined(mapped))
         top = max(found.values(), default=1.0)
         return {k: LOOSE_WEIGHT * v / top * min(1.0, top / LOOSE_SURE) for k, v in found.items()}
 
