@@ -4,6 +4,7 @@ Questions here are written for the tests, not taken from any evaluation set; eac
 what a reader would check — the topic named first, the nuns' rule for a nun, both parts
 of a two-part question, no topic pretended when there is none.
 """
+import collections
 import os
 import shutil
 from pathlib import Path
@@ -326,3 +327,27 @@ def test_two_processes_building_the_topic_index_at_once_both_get_it(tmp_path):
         kept = [d for d in (tmp_path / "topic-index").iterdir()]
         assert len(kept) == 1 and (kept[0] / "done").exists(), kept
         shutil.rmtree(tmp_path / "topic-index")
+
+
+@pytest.mark.parametrize("question, tid, words", [
+    ("出家人可以照镜子吗？", "k.20.mirror", "以鏡照面"),
+    ("下雨天比丘出门可以打伞吗？", "k.20.parasol", "圓蓋"),
+    # three glossary entries (常住, 僧物 …) give seven terms: the sure topic's word still goes in
+    ("我是寺院典座，想用量杯和秤来管常住的米油，出家人可以蓄斗秤吗？", "k.07.measures", "升斗斛秤"),
+])
+def test_an_everyday_ruling_of_a_khandhaka_is_a_topic_of_its_own(engine, question, tid, words):
+    """雜揵度's and 房舍揵度's rulings on everyday things (a mirror, a parasol) are procedures of
+    their own: a question in everyday words meets the ruling, is searched by its word even when
+    three glossary entries fill the terms, and the ruling's 四分律 passage is among the materials."""
+    res = engine.ask(question)
+    assert res.selection.topics[0].topic.id == tid
+    assert any(t.source == "topic" and t.entry == tid for t in res.selection.terms)
+    fold = engine.pack.normalizer.fold
+    assert any(m.work == "T1428" and fold(words) in fold(m.text) for m in res.materials), \
+        [m.start_coord for m in res.materials]
+
+
+def test_the_khandhakas_everyday_rulings_are_procedures(engine):
+    """Every 犍度 of everyday matters has its rulings as procedures, not only its main procedures."""
+    counts = collections.Counter(t.parent for t in engine.skeleton.topics.values() if t.cls == "procedure")
+    assert counts["k.20"] >= 40 and counts["k.19"] >= 20 and counts["k.18"] >= 15 and counts["k.17"] >= 15

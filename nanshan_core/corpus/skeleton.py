@@ -590,6 +590,7 @@ class Builder:
         self.topics: dict[str, Topic] = {}
         self.notes: list[str] = []
         self._pian_cache: tuple | None = None
+        self._grams_cache: tuple | None = None
 
     def stream(self, work: str) -> Stream | None:
         if work not in self.works:
@@ -1226,8 +1227,7 @@ class Builder:
         lu, chao = self.stream("T1428"), self.stream("T1804")
         if lu is None or chao is None:
             return
-        lu_psg = [p for p in self._passages(lu) if p[2] == "vinaya"]
-        inverted = rare_index([text for _, text, _ in lu_psg], CITED_RARE, 3)
+        lu_psg, inverted = self._vinaya_grams()
         chao_psg = self._passages(chao)
         chao_starts = [off for off, _, _ in chao_psg]
         for t in self.topics.values():
@@ -1250,16 +1250,15 @@ class Builder:
         passages that quote its 律 section (quoted_vinaya the other way round), and the 資持記
         passage the commentary links tie to each.
 
-        道宣 treats the 雜揵度's and 房舍揵度's rulings (楊枝, 畜狗, 私房) where they bear on a
+        道宣 treats the 雜揵度's and 房舍揵度's rulings (杖絡囊, 畜狗, 私房) where they bear on a
         practice, in whatever 篇 that is, by quoting them (「四分…不應…」); the 鈔 passages
         holding most of the section's rare 3-grams are those quotations.  Built last: a
         quotation is a single passage, with no treatment to close."""
         lu, chao = self.stream("T1428"), self.stream("T1804")
         if lu is None or chao is None:
             return
-        lu_psg = [p for p in self._passages(lu) if p[2] == "vinaya"]
+        lu_psg, inverted = self._vinaya_grams()
         lu_starts = [off for off, _, _ in lu_psg]
-        inverted = rare_index([text for _, text, _ in lu_psg], CITED_RARE, 3)
         quoted_by: dict[int, list[tuple[int, int]]] = collections.defaultdict(list)
         chao_psg = [p for p in self._passages(chao) if p[2] == "daoxuan"]
         for j, (_, text, _) in enumerate(chao_psg):
@@ -1285,6 +1284,14 @@ class Builder:
                 ji = self._linked("T1804", off, "T1805", *self._ji_span(off))
                 if ji is not None and ji >= 0 and not any(b.work == "T1805" and b.offset == ji for b in t.anchors):
                     self.anchor(t, "T1805", "cited", ji, layer="yuanzhao")
+
+    def _vinaya_grams(self) -> tuple[list[tuple[int, str, str]], dict[str, list[int]]]:
+        """四分律's passages and their rare 3-grams (the evidence of a quotation), read once for
+        both directions of quoting."""
+        if self._grams_cache is None:
+            lu_psg = [p for p in self._passages(self.stream("T1428")) if p[2] == "vinaya"]
+            self._grams_cache = (lu_psg, rare_index([text for _, text, _ in lu_psg], CITED_RARE, 3))
+        return self._grams_cache
 
     def _passages(self, s: Stream) -> list[tuple[int, str, str]]:
         """(offset in the stream, folded text, layer) of each retrieval passage of the work."""
