@@ -396,3 +396,25 @@ def test_sekhiya_rules_stated_by_number_have_their_groups_treatment(full_pack, s
     missing = [t.num for t in skel.topics.values() if t.id.startswith("m.sk.")
                and not any(a.work == "X0714" and a.role in ("treatment", "group") for a in t.anchors)]
     assert len(missing) <= 3, missing
+
+
+def test_a_place_opens_at_its_phrase_where_a_line_is_shared_by_two_paragraphs(engine, skel):
+    """「時六群比丘鏡照面」 opens a paragraph halfway along a line whose start closes the rulings on
+    combing and eye medicine: the mirror's place is the passage holding the phrase, shown from the
+    phrase (it used to be the passage before, so the answer quoted the wrong ruling first).  Every
+    procedure of the hand data opens where its phrase is."""
+    r = engine.retriever
+    fold = engine.pack.normalizer.fold
+    a = next(a for a in skel.get("k.20.mirror").anchors if a.work == "T1428")
+    assert engine.pack.line_by_id(a.line).coord == "T22n1428_p0946a10" and a.col > 0
+    pl = next(pl for pl in r.places(skel.anchors(skel.get("k.20.mirror"))) if pl.work == "T1428")
+    assert r.folded_text(pl.doc)[pl.offset:].startswith(fold("時六群比丘鏡照面"))
+    hand = load_resource_json("skeleton.json")
+    for k in hand["khandhakas"]:
+        tid = next(t.id for t in skel.topics.values() if t.cls == "khandhaka" and k["label"] in t.names)
+        for proc in k.get("procedures", []):
+            phrase = proc.get("find", {}).get("T1428")
+            t = skel.get(f"{tid}.{proc['key']}")
+            places = [pl for pl in r.places(skel.anchors(t)) if pl.work == "T1428" and pl.role == "section"]
+            if phrase and places:
+                assert r.folded_text(places[0].doc)[places[0].offset:].startswith(fold(phrase)), t.id

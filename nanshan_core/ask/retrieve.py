@@ -532,12 +532,12 @@ class Retriever:
         out = []
         stories = {}
         for a in anchors:
-            if a.role == "story" and (hit := self.doc_at_line(a.line)) is not None:
+            if a.role == "story" and (hit := self.doc_at_line(a.line, col=a.col)) is not None:
                 stories[a.work] = hit[0]
         for a in anchors:
             if a.role == "story":
                 continue
-            hit = self.doc_at_line(a.line)
+            hit = self.doc_at_line(a.line, col=a.col)
             if hit is None:
                 continue
             doc, off = hit
@@ -581,8 +581,10 @@ class Retriever:
                 out.append(hit)
         return out
 
-    def doc_at_line(self, line_id: int, look_ahead: int = 6) -> tuple[int, int] | None:
-        """(passage docnum, offset in it) where the text of a printed line begins.
+    def doc_at_line(self, line_id: int, look_ahead: int = 6, col: int = 0) -> tuple[int, int] | None:
+        """(passage docnum, offset in it) where the text of a printed line begins, or its
+        character ``col`` (a topic's place: 「時六群比丘鏡照面」 opens a passage halfway along a
+        line whose start closes the passage before).
 
         A title line (卷 heading, byline) holds no searchable text: the passage
         then starts at the first line after it that does."""
@@ -593,17 +595,24 @@ class Retriever:
                     break
             except CoordError:       # past the last line of the pack
                 break
-            hit = self._doc_on_line(lid)
+            hit = self._doc_on_line(lid, col if lid == line_id else 0)
             if hit is not None:
                 return hit
         return None
 
-    def _doc_on_line(self, line_id: int) -> tuple[int, int] | None:
+    def _doc_on_line(self, line_id: int, col: int = 0) -> tuple[int, int] | None:
+        # ``col`` counts the line's characters as the skeleton's stream does: across the records
+        # sharing the line, with one separator between records
         for rec in self.pack.records_at_line(line_id):
             offs = [o for o, lid in rec.lines if lid == line_id]
             if not offs:
                 continue
-            off = offs[0]
+            later = [o for o, lid in rec.lines if o > offs[0] and lid != line_id]
+            length = (min(later) if later else len(rec.text)) - offs[0]
+            if col >= length and not later:
+                col -= length + 1            # on into the next paragraph that shares the line
+                continue
+            off = offs[0] + min(col, max(length - 1, 0))
             for pid, a, b in self.pack.passages_of_record(rec.id):
                 if a <= off < b:
                     base = self._segment_base(pid, rec.id, a)

@@ -77,6 +77,7 @@ class Anchor:
     offset: int          # in the work's stream
     line: int = 0        # printed line id
     end_line: int | None = None   # where the treatment ends (the next sibling's place), if known
+    col: int = 0         # where on its line it begins (a line may end one passage and open the next)
 
 
 @dataclass(eq=False)
@@ -609,7 +610,9 @@ class Builder:
         s = self.stream(work)
         if s is None or offset < 0:
             return
-        topic.anchors.append(Anchor(layer or s.layer_at(offset), work, role, offset, s.line_at(offset)))
+        line = s.line_at(offset)
+        topic.anchors.append(Anchor(layer or s.layer_at(offset), work, role, offset, line,
+                                    col=offset - s.offset_of_line(line)))
 
     def build(self) -> list[Topic]:
         for order in ("m", "n"):
@@ -1314,7 +1317,8 @@ def _first_line_start(s: Stream, offset: int) -> int:
 SCHEMA_SQL = """
 CREATE TABLE topics(id TEXT PRIMARY KEY, ord INTEGER, cls TEXT, num INTEGER, nun INTEGER, parent TEXT,
                     names TEXT, text TEXT, same_as TEXT);
-CREATE TABLE topic_anchors(topic TEXT, layer TEXT, work TEXT, role TEXT, line INTEGER, end_line INTEGER);
+CREATE TABLE topic_anchors(topic TEXT, layer TEXT, work TEXT, role TEXT, line INTEGER, end_line INTEGER,
+                           col INTEGER);
 CREATE INDEX topic_anchors_topic ON topic_anchors(topic);
 """
 
@@ -1324,5 +1328,5 @@ def write(db, topics: list[Topic]) -> None:
     db.executemany("INSERT INTO topics VALUES(?,?,?,?,?,?,?,?,?)",
                    [(t.id, k, t.cls, t.num, int(t.nun), t.parent, json.dumps(t.names, ensure_ascii=False),
                      t.text, t.same_as) for k, t in enumerate(topics)])
-    db.executemany("INSERT INTO topic_anchors VALUES(?,?,?,?,?,?)",
-                   [(t.id, a.layer, a.work, a.role, a.line, a.end_line) for t in topics for a in t.anchors])
+    db.executemany("INSERT INTO topic_anchors VALUES(?,?,?,?,?,?,?)",
+                   [(t.id, a.layer, a.work, a.role, a.line, a.end_line, a.col) for t in topics for a in t.anchors])

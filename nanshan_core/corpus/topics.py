@@ -35,6 +35,7 @@ class TopicAnchor:
     role: str
     line: int
     end_line: int | None
+    col: int = 0             # where on the line it begins: the passage is the one holding that character
 
 
 @dataclass
@@ -128,10 +129,14 @@ class Skeleton:
                     t.names.append(n)
             self.topics[tid] = t
         if rows:
-            for tid, layer, work, role, line, end in db.execute(
-                    "SELECT topic, layer, work, role, line, end_line FROM topic_anchors"):
+            try:
+                anchors = db.execute("SELECT topic, layer, work, role, line, end_line, col FROM topic_anchors").fetchall()
+            except sqlite3.OperationalError:       # a pack built before anchors had a column
+                anchors = [(*r, 0) for r in db.execute(
+                    "SELECT topic, layer, work, role, line, end_line FROM topic_anchors").fetchall()]
+            for tid, layer, work, role, line, end, col in anchors:
                 if tid in self.topics:
-                    self.topics[tid].anchors.append(TopicAnchor(layer, work, role, line, end))
+                    self.topics[tid].anchors.append(TopicAnchor(layer, work, role, line, end, col or 0))
         self._share_names()
         self.treated_as = self._procedures_named_as_rules()
         self._tell_apart()
