@@ -116,7 +116,6 @@ class Matches:
         """The topics the answer is about: each part's topic, then close runners-up."""
         if not self.main or self.main[0].score < GUESS_FLOOR:
             return []             # not even a guess: 「这样做行不行」 is about nothing in particular
-        top = max(m.score for m in self.ranked)
         out: list[TopicMatch] = [self.main[0]]
         # then each other part's topic when it stands on real evidence, and a close runner-up (two
         # precepts the question touches alike), the stronger first — a part that asks counting
@@ -130,7 +129,7 @@ class Matches:
         part_top: dict[int, float] = {}
         for m in self.ranked:
             part_top[m.part] = max(part_top.get(m.part, 0.0), m.score)
-        others += [(m.score, m) for m in self.ranked if m.score >= RUNNER_UP * part_top.get(m.part, top)]
+        others += [(m.score, m) for m in self.ranked if m.score >= RUNNER_UP * part_top[m.part]]
         for _, m in sorted(others, key=lambda x: -x[0]):
             if len(out) >= limit:
                 break

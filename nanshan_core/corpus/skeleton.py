@@ -592,6 +592,7 @@ class Builder:
         self.notes: list[str] = []
         self._pian_cache: tuple | None = None
         self._grams_cache: tuple | None = None
+        self._quotes_cache: tuple | None = None
 
     def stream(self, work: str) -> Stream | None:
         if work not in self.works:
@@ -1230,21 +1231,20 @@ class Builder:
         lu, chao = self.stream("T1428"), self.stream("T1804")
         if lu is None or chao is None:
             return
-        lu_psg, inverted = self._vinaya_grams()
-        chao_psg = self._passages(chao)
+        lu_psg = self._vinaya_grams()[0]
+        chao_psg, quotes = self._chao_quotes()
         chao_starts = [off for off, _, _ in chao_psg]
         for t in self.topics.values():
             a = next((a for a in t.anchors if a.work == "T1804"), None) if t.cls == "section" else None
             if a is None:
                 continue
             end = chao.offset_of_line(a.end_line) if a.end_line else len(chao.text)
-            first = bisect.bisect_right(chao_starts, a.offset) - 1
+            first = max(bisect.bisect_right(chao_starts, a.offset) - 1, 0)
             found: collections.Counter = collections.Counter()
-            for off, text, _ in chao_psg[max(first, 0):max(first, 0) + CITED_SPAN]:
-                if off >= end:
+            for j in range(first, min(first + CITED_SPAN, len(chao_psg))):
+                if chao_psg[j][0] >= end:
                     break
-                shared = shared_with(text, inverted, 3)
-                found.update({i: w for i, w in shared.items() if w >= CITED_LEAST})
+                found.update(quotes[j])
             for i, _ in sorted(found.items(), key=lambda iw: (-iw[1], iw[0]))[:CITED_KEEP]:
                 self.anchor(t, "T1428", "cited", _first_line_start(lu, lu_psg[i][0]), layer="vinaya")
 
@@ -1260,13 +1260,13 @@ class Builder:
         lu, chao = self.stream("T1428"), self.stream("T1804")
         if lu is None or chao is None:
             return
-        lu_psg, inverted = self._vinaya_grams()
+        lu_psg = self._vinaya_grams()[0]
         lu_starts = [off for off, _, _ in lu_psg]
+        chao_psg, quotes = self._chao_quotes()
         quoted_by: dict[int, list[tuple[int, int]]] = collections.defaultdict(list)
-        chao_psg = [p for p in self._passages(chao) if p[2] == "daoxuan"]
-        for j, (_, text, _) in enumerate(chao_psg):
-            for i, w in shared_with(text, inverted, 3).items():
-                if w >= CITED_LEAST:
+        for j, quoted in enumerate(quotes):
+            if chao_psg[j][2] == "daoxuan":
+                for i, w in quoted.items():
                     quoted_by[i].append((j, w))
         for t in self.topics.values():
             a = next((a for a in t.anchors if a.work == "T1428" and a.role == "section"), None)
@@ -1295,6 +1295,16 @@ class Builder:
             lu_psg = [p for p in self._passages(self.stream("T1428")) if p[2] == "vinaya"]
             self._grams_cache = (lu_psg, rare_index([text for _, text, _ in lu_psg], CITED_RARE, 3))
         return self._grams_cache
+
+    def _chao_quotes(self) -> tuple[list[tuple[int, str, str]], list[dict[int, int]]]:
+        """行事鈔's passages, and for each the 四分律 passages it quotes (index -> rare 3-grams
+        shared, at least CITED_LEAST), read and scored once for both directions of quoting."""
+        if self._quotes_cache is None:
+            inverted = self._vinaya_grams()[1]
+            chao_psg = self._passages(self.stream("T1804"))
+            self._quotes_cache = (chao_psg, [{i: w for i, w in shared_with(text, inverted, 3).items()
+                                              if w >= CITED_LEAST} for _, text, _ in chao_psg])
+        return self._quotes_cache
 
     def _passages(self, s: Stream) -> list[tuple[int, str, str]]:
         """(offset in the stream, folded text, layer) of each retrieval passage of the work."""

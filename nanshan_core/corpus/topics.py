@@ -136,7 +136,7 @@ class Skeleton:
                     "SELECT topic, layer, work, role, line, end_line FROM topic_anchors").fetchall()]
             for tid, layer, work, role, line, end, col in anchors:
                 if tid in self.topics:
-                    self.topics[tid].anchors.append(TopicAnchor(layer, work, role, line, end, col or 0))
+                    self.topics[tid].anchors.append(TopicAnchor(layer, work, role, line, end, col))
         self._share_names()
         self.treated_as = self._procedures_named_as_rules()
         self._tell_apart()
