@@ -1239,12 +1239,7 @@ class Builder:
             if a is None:
                 continue
             end = chao.offset_of_line(a.end_line) if a.end_line else len(chao.text)
-            first = max(bisect.bisect_right(chao_starts, a.offset) - 1, 0)
-            found: collections.Counter = collections.Counter()
-            for j in range(first, min(first + CITED_SPAN, len(chao_psg))):
-                if chao_psg[j][0] >= end:
-                    break
-                found.update(quotes[j])
+            found = _quoted_in(chao_starts, a.offset, end, CITED_SPAN, quotes.__getitem__)
             for i, _ in sorted(found.items(), key=lambda iw: (-iw[1], iw[0]))[:CITED_KEEP]:
                 self.anchor(t, "T1428", "cited", _first_line_start(lu, lu_psg[i][0]), layer="vinaya")
 
@@ -1273,12 +1268,7 @@ class Builder:
             if t.cls != "procedure" or a is None or any(b.work == "T1804" for b in t.anchors):
                 continue
             end = lu.offset_of_line(a.end_line) if a.end_line else len(lu.text)
-            first = max(bisect.bisect_right(lu_starts, a.offset) - 1, 0)
-            found: collections.Counter = collections.Counter()
-            for i in range(first, min(first + QUOTING_SPAN, len(lu_psg))):
-                if lu_psg[i][0] >= end:
-                    break
-                found.update(dict(quoted_by.get(i, ())))
+            found = _quoted_in(lu_starts, a.offset, end, QUOTING_SPAN, lambda i: dict(quoted_by.get(i, ())))
             for j, w in sorted(found.items(), key=lambda jw: (-jw[1], jw[0]))[:QUOTING_KEEP]:
                 if w < QUOTING_LEAST:
                     break
@@ -1315,6 +1305,19 @@ class Builder:
             spans = [(s.starts[bisect.bisect_left(s.records, rid)] + a, b - a) for rid, a, b in json.loads(segs)]
             out.append((spans[0][0], "".join(s.text[o:o + n] for o, n in spans), layer))
         return out
+
+
+def _quoted_in(starts: list[int], start: int, end: int, span: int,
+               quoted: Callable[[int], dict[int, int]]) -> collections.Counter:
+    """What one section's passages quote, summed: from the passage holding ``start``, at most
+    ``span`` passages and none at or after ``end``; ``quoted(k)`` is passage k's {quoted: weight}."""
+    first = max(bisect.bisect_right(starts, start) - 1, 0)
+    found: collections.Counter = collections.Counter()
+    for k in range(first, min(first + span, len(starts))):
+        if starts[k] >= end:
+            break
+        found.update(quoted(k))
+    return found
 
 
 def _first_line_start(s: Stream, offset: int) -> int:
