@@ -114,6 +114,17 @@ def test_two_ideas_outrank_many_words_for_one(engine):
     assert any("酒" in m.text for m in top)
 
 
+def test_the_exemption_quoted_is_the_asked_rules_own(engine):
+    """Asked about robes kept past ten days without 說淨, the answer quotes 長衣戒's own 不犯 clause
+    (齊十日內若轉淨施…), not the exemption of the rule on wearing a robe given in 淨施 that the
+    term 淨施 brought from a search passage; and never the formula closing every rule."""
+    r = engine.ask("阿弥陀佛，居士供养的新衣服我收了好几件，一直没说净，过了十天怎么办？")
+    own = [c for c in r.answer.citations if c.coord and c.coord.startswith("T22n1428")]
+    exempt = [c for c in own if c.quote.startswith("不犯者")]
+    assert [c.coord for c in exempt] == ["T22n1428_p0603a10"], [c.quote for c in own]
+    assert not any("最初未制戒" in c.quote for c in r.answer.citations)
+
+
 def test_a_rule_is_quoted_without_its_introductory_formula(engine):
     # 「…欲說戒者當如是說：若比丘自手捉錢…」: the reader wants the rule, verified at its own line
     r = engine.ask("比丘可以用手拿钱吗？")

@@ -221,6 +221,8 @@ def compose(pack: Pack, terms: list[str], materials: list[Material], weights: li
 
 
 EXEMPT = ("不犯者", "不犯", "無犯")
+CLAUSE = ("不犯者", "無犯者")
+BOILERPLATE = "最初未制戒"   # 「無犯者，最初未制戒，癡狂…」 closes every rule: it exempts no case of this one
 
 
 def _sifenlu_rule_and_exemption(selected: list[_Pick], materials: list[Material], scored: dict,
@@ -230,11 +232,20 @@ def _sifenlu_rule_and_exemption(selected: list[_Pick], materials: list[Material]
     own = [m for m in materials if m.work == "T1428"]
     if not own:
         return selected
-    sents = [p for m in own for p in scored[m.n] if p.score > 0]
-    exempt = [p for p in sents if any(fold(x) in fold(p.quote) for x in EXEMPT)]
+    clause = tuple(fold(x) for x in CLAUSE)
+    # a sentence with a term that speaks of 不犯, or the 不犯 clause of a topic's own passage (the
+    # asked rule's exemption, which need not repeat the question's terms)
+    boilerplate = fold(BOILERPLATE)
+    exempt = [p for m in own for p in scored[m.n] if boilerplate not in p.folded
+              and ((p.score > 0 and any(fold(x) in p.folded for x in EXEMPT))
+                   or (m.source == "topic" and p.folded.startswith(clause)))]
     if not exempt:
         return selected
-    best_exempt = max(exempt, key=lambda p: (p.score, -p.material.n))
+    # the exemption of the asked rule: a clause the question's topics bring (their rule's own 不犯)
+    # before one a search passage brings (another rule's, met through a shared term), and a clause
+    # that opens as one (「不犯者，…」) before a sentence of the story that merely says 不犯
+    best_exempt = max(exempt, key=lambda p: (p.material.source == "topic", p.folded.startswith(clause),
+                                             p.score, -p.material.n))
     if any(p.quote == best_exempt.quote for p in selected):
         return selected
     t1428 = [p for p in selected if p.material.work == "T1428"]
