@@ -125,6 +125,22 @@ def test_the_exemption_quoted_is_the_asked_rules_own(engine):
     assert not any("最初未制戒" in c.quote for c in r.answer.citations)
 
 
+def test_a_topics_own_passage_marks_two_sentences_apart(engine):
+    """The 長衣 rule's passage runs from the story through the rule to the day-by-day counting: its
+    card marks two sentences with the terms, on different lines, each verified at its line — the
+    reader sees where the passage answers without reading 700 characters."""
+    r = engine.ask("居士送的衣服放着没说净，十天是从哪天开始算？第十一天天亮就犯了吗？")
+    rule = engine.pack.line("T22n1428_p0602a10").id
+    m = next(m for m in r.materials if m.source == "topic" and rule in m.line_ids())
+    marks = [c for c in r.answer.panes["vinaya"] if c.material == m.n]
+    assert len(marks) == 2 and all(c.level == "line" for c in marks), marks
+    assert marks[0].coord != marks[1].coord
+    assert all("十一日" in c.quote or "十日" in c.quote for c in marks)
+    # a search passage still marks one sentence only
+    search = [m for m in r.materials if m.source == "search"]
+    assert search and all(len([c for c in r.answer.panes[m.layer] if c.material == m.n]) <= 1 for m in search)
+
+
 def test_a_rule_is_quoted_without_its_introductory_formula(engine):
     # 「…欲說戒者當如是說：若比丘自手捉錢…」: the reader wants the rule, verified at its own line
     r = engine.ask("比丘可以用手拿钱吗？")
