@@ -136,6 +136,10 @@ def test_a_topics_own_passage_marks_two_sentences_apart(engine):
     assert len(marks) == 2 and all(c.level == "line" for c in marks), marks
     assert marks[0].coord != marks[1].coord
     assert all("十一日" in c.quote or "十日" in c.quote for c in marks)
+    # the answer's 律本 section opens with that passage, not with the wording of 展轉淨施 that
+    # carries more of the terms
+    first = r.answer.citations[0]
+    assert first.material == m.n and first.coord.startswith("T22n1428"), r.answer.text
     # a search passage still marks one sentence only
     search = [m for m in r.materials if m.source == "search"]
     assert search and all(len([c for c in r.answer.panes[m.layer] if c.material == m.n]) <= 1 for m in search)

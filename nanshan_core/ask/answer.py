@@ -196,7 +196,7 @@ def compose(pack: Pack, terms: list[str], materials: list[Material], weights: li
     no_sifenlu = False
     for layer in LAYERS:
         layer_picks = [picks[m.n] for m in materials if m.layer == layer and picks[m.n].score > 0]
-        selected = _select(layer, layer_picks)
+        selected = _lead_with_topic(_select(layer, layer_picks), layer_picks)
         if layer == "vinaya":
             selected = _sifenlu_rule_and_exemption(selected, materials, scored, fold)
         if layer == "vinaya" and not any(p.material.work == "T1428" for p in selected):
@@ -268,6 +268,20 @@ def _sifenlu_rule_and_exemption(selected: list[_Pick], materials: list[Material]
     others = [p for p in selected if p.material.work != "T1428"]
     rule = t1428[:1]
     return rule + [best_exempt] + others[:PER_LAYER["vinaya"] - len(rule) - 1]
+
+
+def _lead_with_topic(selected: list[_Pick], picks: list[_Pick]) -> list[_Pick]:
+    """A section opens with the asked topic's own passage (the first material a chosen topic brings
+    to the layer): a search passage with more of the terms had stood in for the rule (長衣's count of
+    days gave way to the wording of 展轉淨施).  It takes the place of the section's weakest quote of
+    the same work, or else its last."""
+    lead = next((p for p in picks if p.material.source == "topic"), None)
+    if lead is None or not selected or any(p.quote == lead.quote for p in selected):
+        return selected
+    same = [p for p in selected if p.material.work == lead.material.work]
+    drop = min(same or selected, key=lambda p: (p.score, -p.material.n))
+    out = [p for p in selected if p is not drop] + [lead]
+    return sorted(out, key=lambda p: (p.material.work != "T1428", p.material.n))
 
 
 def _select(layer: str, picks: list[_Pick]) -> list[_Pick]:
