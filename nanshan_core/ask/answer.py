@@ -223,8 +223,10 @@ def compose(pack: Pack, terms: list[str], materials: list[Material], weights: li
 
 # A topic's own passage (the rule with its story, a 篇's section) is long and often holds two
 # things the asker needs apart (the rule and its 不犯, a procedure and the asked detail): its card marks
-# a second sentence with the terms, not beside the first.  Tune sets: gold passages quoted 562 -> 673
-# of 1350 (every set up, dev 51 -> 55); the answer's own text is unchanged.
+# a second sentence with the terms, not beside the first.  Tune sets: gold passages quoted 562 -> 671
+# of 1350 (every set up, dev 51 -> 55); the answer's own text is unchanged.  Marking a second
+# sentence in every card gave 714, but in a search passage the second is often one a single shared
+# term put there; requiring half the first's score kept 657 (topic only) and 696 (every card).
 SECOND_APART = 80     # characters between the starts of the two marked sentences
 SECOND_SOURCES = {"topic"}
 
@@ -274,7 +276,7 @@ def _lead_with_topic(selected: list[_Pick], picks: list[_Pick]) -> list[_Pick]:
     """A section opens with the asked topic's own passage (the first material a chosen topic brings
     to the layer): a search passage with more of the terms had stood in for the rule (長衣's count of
     days gave way to the wording of 展轉淨施).  It takes the place of the section's weakest quote of
-    the same work, or else its last."""
+    the same work, or of the weakest of all when the section has none of its work."""
     lead = next((p for p in picks if p.material.source == "topic"), None)
     if lead is None or not selected or any(p.quote == lead.quote for p in selected):
         return selected
