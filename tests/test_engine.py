@@ -145,6 +145,20 @@ def test_a_topics_own_passage_marks_two_sentences_apart(engine):
     assert search and all(len([c for c in r.answer.panes[m.layer] if c.material == m.n]) <= 1 for m in search)
 
 
+def test_dao_xuans_section_quotes_the_treatments_conditions_and_the_asked_case(engine):
+    """A nun going out alone: 行事鈔's treatment of the rule is one passage holding the conditions
+    of the offence and, further on, the cases that are no offence; the 道宣 section quotes both from
+    it (each verified at its line), where it used to take one sentence of each passage."""
+    r = engine.ask("比丘尼可以一个人出门去办事吗？")
+    mats = {m.n: m for m in r.materials}
+    dao = [c for c in r.answer.citations if mats[c.material].layer == "daoxuan"]
+    lead = dao[0].material
+    assert mats[lead].source == "topic" and mats[lead].work == "T1804"
+    two = [c for c in dao if c.material == lead]
+    assert len(two) == 2 and all(c.level == "line" for c in two), r.answer.text
+    assert two[0].coord != two[1].coord
+
+
 def test_a_rule_is_quoted_without_its_introductory_formula(engine):
     # 「…欲說戒者當如是說：若比丘自手捉錢…」: the reader wants the rule, verified at its own line
     r = engine.ask("比丘可以用手拿钱吗？")
