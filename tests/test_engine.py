@@ -125,6 +125,19 @@ def test_the_exemption_quoted_is_the_asked_rules_own(engine):
     assert not any("最初未制戒" in c.quote for c in r.answer.citations)
 
 
+def test_a_ruling_without_an_exemption_is_given_none_of_another_rules(engine):
+    """食肉 is a 犍度 ruling with no 不犯 clause; the third chosen topic's rule (實得道向白衣說戒)
+    has one that shares no word with the question.  With the materials as retrieval orders them
+    (the ruling, a second topic's passage, the rule and its 不犯), the 律本 section quotes the
+    ruling and no exemption, not 「不犯者，若增上慢…」."""
+    from nanshan_core.ask.answer import compose
+    mats = [engine.retriever.material_at(c, n, source="topic") for n, c in enumerate(
+        ["T22n1428_p0872a18", "T22n1428_p0861a15", "T22n1428_p0639c14", "T22n1428_p0640a07"], 1)]
+    a = compose(engine.pack, ["食肉", "淨肉", "三種淨肉"], mats)
+    assert any("淨肉" in c.quote for c in a.citations), a.text
+    assert not any("增上慢" in c.quote or c.quote.startswith("不犯者") for c in a.citations), a.text
+
+
 def test_a_topics_own_passage_marks_two_sentences_apart(engine):
     """The 長衣 rule's passage runs from the story through the rule to the day-by-day counting: its
     card marks two sentences with the terms, on different lines, each verified at its line — the

@@ -251,12 +251,18 @@ def _sifenlu_rule_and_exemption(selected: list[_Pick], materials: list[Material]
     if not own:
         return selected
     clause = tuple(fold(x) for x in CLAUSE)
-    # a sentence with a term that speaks of 不犯, or the 不犯 clause of a topic's own passage (the
-    # asked rule's exemption, which need not repeat the question's terms)
+    t1428 = [p for p in selected if p.material.work == "T1428"]
+    # a sentence with a term that speaks of 不犯, or the 不犯 clause of the quoted rule's own passage
+    # or of the topic passage right after it (retrieval takes a rule's 不犯 right after its
+    # statement): the asked rule's exemption need not repeat the question's terms (tune sets: gold
+    # quoted 660 -> 671).  A clause of any topic passage was too many: 食肉, a 犍度 ruling with no
+    # 不犯, was given 實得道向白衣說戒's 「不犯者，若增上慢…」
+    ruled = t1428[0].material if t1428 and t1428[0].material.source == "topic" else None
+    own_clause = {ruled.n, ruled.n + 1} if ruled is not None else set()
     boilerplate = fold(BOILERPLATE)
     exempt = [p for m in own for p in scored[m.n] if boilerplate not in p.folded
               and ((p.score > 0 and any(fold(x) in p.folded for x in EXEMPT))
-                   or (m.source == "topic" and p.folded.startswith(clause)))]
+                   or (m.n in own_clause and m.source == "topic" and p.folded.startswith(clause)))]
     if not exempt:
         return selected
     # the exemption of the asked rule: a clause the question's topics bring (their rule's own 不犯)
@@ -266,7 +272,6 @@ def _sifenlu_rule_and_exemption(selected: list[_Pick], materials: list[Material]
                                              p.score, -p.material.n))
     if any(p.quote == best_exempt.quote for p in selected):
         return selected
-    t1428 = [p for p in selected if p.material.work == "T1428"]
     others = [p for p in selected if p.material.work != "T1428"]
     rule = t1428[:1]
     return rule + [best_exempt] + others[:PER_LAYER["vinaya"] - len(rule) - 1]
