@@ -186,8 +186,9 @@ def compose(pack: Pack, terms: list[str], materials: list[Material], weights: li
         return c
     # a card marks its best sentence only when that sentence carries a term: a clue passage read for
     # its place in the text is not presented as if one of its sentences answered the question
+    seconds = {m.n: _second(m, scored[m.n], picks[m.n]) for m in materials}
     panes = {layer: [checked(p.quote, m.n) for m in materials if m.layer == layer and picks[m.n].score > 0
-                     for p in (picks[m.n], *_second(m, scored[m.n], picks[m.n]))] for layer in LAYERS}
+                     for p in (picks[m.n], *seconds[m.n])] for layer in LAYERS}
     if any(m.layer == OTHER for m in materials):       # only a wider pack's strongest passages
         panes[OTHER] = [checked(picks[m.n].quote, m.n) for m in materials
                         if m.layer == OTHER and picks[m.n].score > 0]
@@ -196,7 +197,7 @@ def compose(pack: Pack, terms: list[str], materials: list[Material], weights: li
     no_sifenlu = False
     for layer in LAYERS:
         layer_picks = [picks[m.n] for m in materials if m.layer == layer and picks[m.n].score > 0]
-        selected = _lead_with_topic(layer, _select(layer, layer_picks), layer_picks, scored)
+        selected = _lead_with_topic(layer, _select(layer, layer_picks), layer_picks, seconds)
         if layer == "vinaya":
             selected = _sifenlu_rule_and_exemption(selected, materials, scored, fold)
         if layer == "vinaya" and not any(p.material.work == "T1428" for p in selected):
@@ -228,11 +229,10 @@ def compose(pack: Pack, terms: list[str], materials: list[Material], weights: li
 # sentence in every card gave 714, but in a search passage the second is often one a single shared
 # term put there; requiring half the first's score kept 657 (topic only) and 696 (every card).
 SECOND_APART = 80     # characters between the starts of the two marked sentences
-SECOND_SOURCES = {"topic"}
 
 
 def _second(m: Material, scored: list[_Pick], first: _Pick) -> tuple[_Pick, ...]:
-    if m.source not in SECOND_SOURCES:
+    if m.source != "topic":
         return ()
     rest = [p for p in scored if p.score > 0 and abs(p.at - first.at) > SECOND_APART and p.quote != first.quote]
     return (max(rest, key=lambda p: (p.score, -p.at)),) if rest else ()
@@ -277,7 +277,8 @@ def _sifenlu_rule_and_exemption(selected: list[_Pick], materials: list[Material]
     return rule + [best_exempt] + others[:PER_LAYER["vinaya"] - len(rule) - 1]
 
 
-def _lead_with_topic(layer: str, selected: list[_Pick], picks: list[_Pick], scored: dict) -> list[_Pick]:
+def _lead_with_topic(layer: str, selected: list[_Pick], picks: list[_Pick],
+                     seconds: dict[int, tuple[_Pick, ...]]) -> list[_Pick]:
     """A section opens with the asked topic's own passage (the first material a chosen topic brings
     to the layer): a search passage with more of the terms had stood in for the rule (長衣's count of
     days gave way to the wording of 展轉淨施).  It takes the place of the section's weakest quote of
@@ -297,7 +298,7 @@ def _lead_with_topic(layer: str, selected: list[_Pick], picks: list[_Pick], scor
         same = [p for p in out if p.material.work == lead.material.work]
         drop = min(same or out, key=lambda p: (p.score, -p.material.n))
         out = [p for p in out if p is not drop] + [lead]
-    second = _second(lead.material, scored[lead.material.n], lead) if layer != "vinaya" else ()
+    second = seconds[lead.material.n] if layer != "vinaya" else ()
     if second and all(p.quote != second[0].quote for p in out):
         if len(out) >= PER_LAYER[layer]:
             weakest = min((p for p in out if p is not lead), key=lambda p: (p.score, -p.material.n), default=None)
