@@ -483,3 +483,15 @@ def test_a_question_of_a_kind_whose_parts_are_none_is_refused_with_the_whole_kin
     d = engine.gate.decide(q, engine.matcher.match(q))
     assert d.outcome in ("refuse", "scope_note", "answer", "silent")
     assert d.outcome == "answer" or d.kind in gate.KINDS
+
+
+def test_leave_asked_for_a_vinaya_act_is_never_refused_by_the_classifier_alone(engine):
+    """A lay person asks whether one monk may eat at two homes in a day (背請): no word of any
+    kind's domain, but the classifier reads meals as diet.  Leave asked (这样可以吗) about
+    something the topics know is the Vinaya's question; a symptom asked about with no Vinaya in
+    it is still turned away on the classifier's word."""
+    res = engine.ask("我和我婆婆分开住，同一天请同一位师父应贡，早上我家吃一餐，中午婆婆家再吃一餐，这样可以吗？")
+    assert not res.refused and res.materials
+    assert "背請戒" in [m.topic.names[0] for m in res.selection.topics]
+    res = engine.ask("最近一站起来就眼前发黑，扶着墙才能站稳，这是怎么回事？")
+    assert res.refused and res.selection.refusal.kind == "medical"
