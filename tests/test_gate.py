@@ -495,3 +495,23 @@ def test_leave_asked_for_a_vinaya_act_is_never_refused_by_the_classifier_alone(e
     assert "背請戒" in [m.topic.names[0] for m in res.selection.topics]
     res = engine.ask("最近一站起来就眼前发黑，扶着墙才能站稳，这是怎么回事？")
     assert res.refused and res.selection.refusal.kind == "medical"
+    # leave asked for no act of the Vinaya (a neighbour fined by the property manager)
+    res = engine.ask("楼上邻居天天半夜跺脚，能不能让物业罚他？")
+    assert res.refused and res.selection.refusal.kind == "legal"
+
+
+def test_a_question_the_classifier_alone_is_sure_of_is_refused(engine):
+    """A question of no kind's domain words and nothing of the Vinaya, which the classifier has
+    never seen (its file is left out of training here, as in the leave-one-file-out measure)
+    and finds doctrine at a posterior below 0.99: its word is enough to refuse."""
+    from nanshan_core.paths import resource_path
+    rows = [json.loads(line) for line in
+            (resource_path("scope") / "labelled-extra.jsonl").read_text(encoding="utf-8").splitlines()]
+    row = next(r for r in rows if r["id"] == "mx-doctrine-06")
+    held = {r["question"] for r in rows}
+    unseen = gate.Gate(engine.matcher)
+    unseen.nb = gate.NaiveBayes([(t, k) for t, k in gate.training_examples() if t not in held])
+    q = row["question"]
+    assert gate.ALONE_AT <= max(v for k, v in unseen.nb.posterior(q).items() if k != "answer") < 0.99
+    d = unseen.decide(q, engine.matcher.match(q))
+    assert d.outcome == "refuse" and d.kind == "doctrine"

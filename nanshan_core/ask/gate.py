@@ -49,10 +49,10 @@ FAINT_SUBJECT = 1.5      # topic evidence of a part the classifier finds in scop
 # resources/scope: 0.99 caught 729 of 803 refusals, 0.8 740 (0.7 the same), wrongly refused 2 of
 # 609 either way
 ALONE_AT = 0.8
-# … and never when it asks leave (这样可以吗) for something with a Vinaya subject (SUBJECT_AT):
-# 「…请同一位师父应贡，早上去我家吃一餐，中午再去我妈妈家吃，这样可以吗？」 is 展轉食, though the
-# classifier reads meals as diet (medical 0.999).  Leave-one-file-out 740 -> 737 caught; gate tune
-# sets unchanged
+# … and never when it asks leave (这样可以吗) for an act the topics know, in a part with a Vinaya
+# subject (SUBJECT_AT): 「…请同一位师父应贡，早上去我家吃一餐，中午再去我妈妈家吃，这样可以吗？」 is
+# 展轉食, though the classifier reads meals as diet (medical 0.999); 「…能不能让物业罚他？」 asks
+# leave for no act of the Vinaya.  Leave-one-file-out 740 -> 738 caught; gate tune sets unchanged
 SUBJECT_AT = 2.5         # topic evidence (bridge score) at which a part has a Vinaya subject
 # a request addressed to the app about a text: with the classifier sure it asks for a made-up
 # text, enough (「替我措个辞」); 「式叉摩那给我涂油」 is no text
@@ -636,7 +636,8 @@ class Gate:
                 if lex[k] == 0:
                     # the classifier alone, on a few hundred examples, is not enough to turn a
                     # question away unless it is sure and nothing of the Vinaya is in it
-                    leave = subject >= SUBJECT_AT and _LEAVE.search(q)
+                    asked = _LEAVE.search(q)
+                    leave = asked and subject >= SUBJECT_AT and self._act_is_vinaya(asked.group(2))
                     val = post.get(k, 0.0) if post.get(k, 0.0) >= ALONE_AT and not vinaya and not leave else 0.0
                 elif vinaya and not advice and lex[k] < 3:
                     # the Vinaya's own framing (出家人…开悟证果 is 大妄語) and no advice asked for
