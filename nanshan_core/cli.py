@@ -305,9 +305,21 @@ def _eval_progress(args):
 
 
 def cmd_eval(args) -> int:
-    from .tools.evaluate import format_report, format_scope_report, is_scope_set, run, run_scope
+    from .tools.evaluate import (format_report, format_scope_report, is_scope_set, run, run_scope,
+                                 scope_cross_validation)
     from .paths import find_cbeta
     engine = _engine(args)
+    if args.questions is None and not args.scope_cv:
+        raise SystemExit(L("请给出问题集（.jsonl），或用 --scope-cv 评测范围闸门。"))
+    if args.scope_cv:
+        if args.questions is not None:
+            raise SystemExit(L("--scope-cv 不另取问题集：它用 resources/scope 的标注问题。"))
+        report = scope_cross_validation(engine, progress=_eval_progress(args))
+        if args.json:
+            print(json.dumps(report, ensure_ascii=False, indent=1))
+        else:
+            print(format_scope_report(report, summary_only=args.summary))
+        return 0
     if is_scope_set(Path(args.questions)):       # a set labelled with the gate's outcomes
         report = run_scope(engine, Path(args.questions), progress=_eval_progress(args))
         if args.json:
@@ -398,7 +410,9 @@ def build_parser() -> argparse.ArgumentParser:
     a.set_defaults(func=cmd_ask)
 
     e = sub.add_parser("eval", help="在带标准答案的问题集上评测")
-    e.add_argument("questions")
+    e.add_argument("questions", nargs="?", help="问题集（.jsonl）；用 --scope-cv 时不给")
+    e.add_argument("--scope-cv", action="store_true",
+                   help="范围闸门的留一文件交叉验证：resources/scope 每个标注文件由用其余文件训练的分类器判")
     e.add_argument("--json", action="store_true")
     e.add_argument("--model")
     e.add_argument("--cbeta", help="核对行号用的 CBETA 原始 XML 目录")

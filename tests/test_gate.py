@@ -120,6 +120,22 @@ def test_eval_reports_a_scope_set_by_outcome(engine, tmp_path):
     assert "应拒答而拒答：100% (1/1)" in format_scope_report(rep)
 
 
+@pytest.mark.slow
+def test_the_gate_holds_on_questions_its_classifier_has_not_seen(engine):
+    """`nanshan eval --scope-cv`: each labelled file decided by a classifier trained on the
+    others.  Figures when this was written: 738/803 refused, 2/536 near-misses wrongly refused,
+    72/73 silent topics opened plainly; a change that overfits the classifier or loosens the
+    gate shows here before a held-out set is spent on it."""
+    from nanshan_core.tools.evaluate import format_scope_report, scope_cross_validation
+    rep = scope_cross_validation(engine)
+    assert rep["questions"] >= 1500
+    assert rep["refused"]["share"] >= 0.9
+    assert rep["near_miss_wrongly_refused"]["hit"] <= 3
+    assert rep["silent_lead"]["share"] >= 0.95
+    assert all(v["share"] >= 0.8 for v in rep["refused_by_kind"].values())
+    assert "应拒答而拒答" in format_scope_report(rep, summary_only=True)
+
+
 def test_asking_leave_on_a_vinaya_subject_is_answered_with_a_note(engine):
     # 「可以…吗」 about 过午 is the Vinaya's own question (開遮); the stomach ache is its occasion
     res = engine.ask("过了中午肚子饿得胃疼，可以喝点糖水吗？")
