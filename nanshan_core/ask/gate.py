@@ -636,9 +636,8 @@ class Gate:
                 if lex[k] == 0:
                     # the classifier alone, on a few hundred examples, is not enough to turn a
                     # question away unless it is sure and nothing of the Vinaya is in it
-                    asked = _LEAVE.search(q)
-                    leave = asked and subject >= SUBJECT_AT and self._act_is_vinaya(asked.group(2))
-                    val = post.get(k, 0.0) if post.get(k, 0.0) >= ALONE_AT and not vinaya and not leave else 0.0
+                    sure = post.get(k, 0.0) >= ALONE_AT and not vinaya
+                    val = post.get(k, 0.0) if sure and not self._asks_leave_for_vinaya(q, subject) else 0.0
                 elif vinaya and not advice and lex[k] < 3:
                     # the Vinaya's own framing (出家人…开悟证果 is 大妄語) and no advice asked for
                     val = min(val, post.get(k, 0.0)) * 0.5
@@ -787,6 +786,13 @@ class Gate:
                             for j in range(i))
         return (vinaya_before and pattern_kind(p["text"]) is None
                 and _lex_hits(p["kind"], simplify(p["text"])) == 0)
+
+    def _asks_leave_for_vinaya(self, q: str, subject: float) -> bool:
+        """Does a (simplified) part with a Vinaya subject ask leave (这样可以吗, 能不能…) for an act
+        the topics know?  Asked only once the classifier is sure: the act is scored against every
+        topic."""
+        asked = _LEAVE.search(q)
+        return bool(asked) and subject >= SUBJECT_AT and self._act_is_vinaya(asked.group(2))
 
     def _asks_leave(self, out_parts: list[dict], q: str) -> bool:
         """「过了中午胃疼，可以喝点糖水吗？」: asking whether something is allowed, about a Vinaya
