@@ -308,12 +308,14 @@ def cmd_eval(args) -> int:
     from .tools.evaluate import (format_report, format_scope_report, is_scope_set, run, run_scope,
                                  scope_cross_validation)
     from .paths import find_cbeta
-    engine = _engine(args)
     if args.questions is None and not args.scope_cv:
         raise SystemExit(L("请给出问题集（.jsonl），或用 --scope-cv 评测范围闸门。"))
+    if args.scope_cv and args.questions is not None:
+        raise SystemExit(L("--scope-cv 不另取问题集：它用 resources/scope 的标注问题。"))
+    if args.questions is not None and not Path(args.questions).is_file():
+        raise SystemExit(L("找不到问题集：") + args.questions)
+    engine = _engine(args)
     if args.scope_cv:
-        if args.questions is not None:
-            raise SystemExit(L("--scope-cv 不另取问题集：它用 resources/scope 的标注问题。"))
         report = scope_cross_validation(engine, progress=_eval_progress(args))
         if args.json:
             print(json.dumps(report, ensure_ascii=False, indent=1))

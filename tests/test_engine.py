@@ -97,6 +97,17 @@ def test_cli_ask_text_form_and_errors(full_pack):
     assert bad.returncode != 0 and "请输入问题" in bad.stderr and "Traceback" not in bad.stderr
 
 
+def test_cli_eval_says_what_is_wrong_with_its_arguments(full_pack, tmp_path):
+    """A missing question set, none at all, or one given with --scope-cv: a sentence, no traceback."""
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "nanshan_core.cli", "eval", *args, "--pack", str(full_pack.path)],
+                              capture_output=True, text=True)
+    for args, said in [((str(tmp_path / "none.jsonl"),), "找不到问题集"), ((), "请给出问题集"),
+                       ((str(tmp_path / "none.jsonl"), "--scope-cv"), "--scope-cv 不另取问题集")]:
+        bad = run(*args)
+        assert bad.returncode != 0 and said in bad.stderr and "Traceback" not in bad.stderr
+
+
 def test_a_title_line_opens_a_material_with_the_text_it_heads(engine):
     # a clue pointing at 安居策修篇's title shows the section's opening, not a bare name
     m = engine.retriever.material_at("T40n1804_p0038a02")

@@ -46,8 +46,8 @@ FOLLOW_UP = 8            # characters up to which a part after an out-of-scope r
 FAINT_SUBJECT = 1.5      # topic evidence of a part the classifier finds in scope that still earns a scope note
 # posterior at which the classifier alone, with no domain word and no word of the Vinaya, turns a
 # part away (「早上一刷牙就干呕…这是怎么回事」 names no illness); leave-one-file-out over
-# resources/scope: 0.99 caught 729 of 803 refusals, 0.8 740 (0.7 the same), wrongly refused 2 of
-# 609 either way
+# resources/scope (`nanshan eval --scope-cv`): 0.99 caught 729 of 803 refusals, 0.8 740 (0.7 the
+# same), near-misses wrongly refused 2 of 536 either way
 ALONE_AT = 0.8
 # … and never when it asks leave (这样可以吗) for an act the topics know, in a part with a Vinaya
 # subject (SUBJECT_AT): 「…请同一位师父应贡，早上去我家吃一餐，中午再去我妈妈家吃，这样可以吗？」 is
