@@ -525,8 +525,7 @@ def test_a_question_the_classifier_alone_is_sure_of_is_refused(engine):
             (resource_path("scope") / "labelled-extra.jsonl").read_text(encoding="utf-8").splitlines()]
     row = next(r for r in rows if r["id"] == "mx-doctrine-06")
     held = {r["question"] for r in rows}
-    unseen = gate.Gate(engine.matcher)
-    unseen.nb = gate.NaiveBayes([(t, k) for t, k in gate.training_examples() if t not in held])
+    unseen = gate.Gate(engine.matcher, [(t, k) for t, k in gate.training_examples() if t not in held])
     q = row["question"]
     assert gate.ALONE_AT <= max(v for k, v in unseen.nb.posterior(q).items() if k != "answer") < 0.99
     d = unseen.decide(q, engine.matcher.match(q))

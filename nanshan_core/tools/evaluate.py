@@ -292,11 +292,11 @@ def scope_cross_validation(engine: Engine, progress=None) -> dict:
     rows = {f: [json.loads(line) for line in f.read_text(encoding="utf-8").splitlines() if line.strip()]
             for f in files}
     total = sum(len(r) for r in rows.values())
+    examples = gate_mod.training_examples()
     per, done = [], 0
     for f in files:
         held = {r["question"] for r in rows[f]}
-        gate = gate_mod.Gate(engine.matcher)
-        gate.nb = gate_mod.NaiveBayes([(t, k) for t, k in gate_mod.training_examples() if t not in held])
+        gate = gate_mod.Gate(engine.matcher, [(t, k) for t, k in examples if t not in held])
         for r in rows[f]:
             per.append(_scope_outcome(engine, gate, r, progress, done, total))
             done += 1
