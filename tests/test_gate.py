@@ -530,3 +530,37 @@ def test_a_question_the_classifier_alone_is_sure_of_is_refused(engine):
     assert gate.ALONE_AT <= max(v for k, v in unseen.nb.posterior(q).items() if k != "answer") < 0.99
     d = unseen.decide(q, engine.matcher.match(q))
     assert d.outcome == "refuse" and d.kind == "doctrine"
+
+
+def test_leave_asked_beside_an_advice_request_gets_the_vinaya_answer_and_a_note(engine):
+    # one part asks leave for an act the texts rule on (非時漿); the other asks a treatment: the
+    # first is answered, the second gets the note (it was refused whole: the advice word 哪种
+    # anywhere in the question cancelled the leave asked)
+    d = decide(engine, "过了中午胃疼得厉害，可以喝点红糖水吗？另外胃疼吃哪种药好？")
+    assert d.outcome == "scope_note" and d.kind == "medical"
+    # leave asked for an act that is itself of the kind's domain is still that domain's question
+    d = decide(engine, "直接说，寺院算不算法人？能不能以寺院名义去银行签合同？")
+    assert d.outcome == "refuse" and d.kind == "legal"
+
+
+@pytest.mark.parametrize("question", [
+    "我们寺新来的两位知客，你觉得哪一位更如法？",                              # persons compared
+    "我们寺的两位监院常闹矛盾。另外她们俩谁更有资格当戒师？",                  # 另外 before the anaphor
+    "那边的尼众道场听说从不布萨。这样一个道场，还能不能算是如法的僧团？",      # 这样一个 + community
+    "河对面那座寺院常年不布萨，也不安居。这样一座寺院，你看还能不能算如法的僧团？",
+    "鉴真大师六次东渡，途中也曾受过官府供养。单论他本人，这样做对不对？",      # 他本人: the person's own act
+    "我的依止师从不讲律，他够不够格做依止师？",
+])
+def test_a_verdict_pointed_back_across_connectives_and_clauses_is_refused(engine, question):
+    d = decide(engine, question)
+    assert d.outcome == "refuse" and d.kind == "judge"
+
+
+@pytest.mark.parametrize("question", [
+    # a request quoted as someone's speech is not the asker's: the question asks of the texts
+    "我们寺有位师父会看手相，他跟居士说“你今年要当心身体”，说不收钱就不算邪命。律里是看收不收钱吗？",
+    "比丘犯了戒，单论他本人，要怎么忏悔才对？",                                # a case, no one pointed at
+    "我们寺的师父说过午可以喝牛奶。另外这样做算不算犯戒？",                    # a practice, after 另外
+])
+def test_a_practice_or_a_case_is_answered_whatever_the_clauses_around_it(engine, question):
+    assert decide(engine, question).outcome != "refuse"

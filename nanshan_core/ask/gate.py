@@ -416,7 +416,7 @@ def _pointer() -> re.Pattern:
     who = f"(?:{role}|{_alternation(p['orders'])}|{_alternation(p['communities'])})"
     own = "(?:比丘|出家|僧|沙弥|尼众|尼师们|修行人|佛教徒|居士)"
     return re.compile(
-        f"(?:那位|这位|那个|这个|那间|这间|那座|这座|那家)[^，。？！]{{0,12}}{who}"
+        f"(?:那位|这位|那个|这个|那间|这间|那座|这座|那家|那边|对面)[^，。？！]{{0,12}}{who}"
         f"|(?<!如果)(?<!假如)(?<!要是)(?:某位|某个|有位|有个|有一位|有一个)[^，。？！]{{0,8}}"
         f"(?:{role}|{_alternation(p['communities'])})"
         f"|(?:我们|咱们|我的|我家|我)(?!{own})[^，。？！]{{0,6}}(?:{role})"
@@ -426,7 +426,11 @@ def _pointer() -> re.Pattern:
 
 @functools.lru_cache(maxsize=1)
 def _anaphor() -> re.Pattern:
-    return re.compile(f"^(?:{_alternation(_data()['pointers']['anaphors'])})")
+    """A clause opening by pointing back at a person or community: 他, 这位 …, or a role or a
+    community after 这样的 / 这样一个 (「这样一个道场，还能不能算如法的僧团？」)."""
+    p = _data()["pointers"]
+    such = f"(?:这样|这种|那样|那种)(?:一个|一位|一座|一所|的)(?:{_alternation(p['roles'] + p['communities'])})"
+    return re.compile(f"^(?:{_alternation(p['anaphors'])}|{such})")
 
 
 def _verdict_pointed_back(parts) -> bool:
@@ -443,10 +447,13 @@ def _verdict_pointed_back(parts) -> bool:
         # only a sentence that asks asks a verdict (「…他一直说自己没犯。」 tells what he said)
         for sentence in _sentences(part.text):
             asking = _is_asking(simplify(sentence))
-            for clause in _clauses(sentence):
+            back = False          # the sentence opened by pointing back (「这样一个道场，你看还能不能算…」)
+            for k, clause in enumerate(_clauses(sentence)):
                 q = simplify(clause)
+                back = back or (k == 0 and bool(_anaphor().match(_opening(q))))
                 # (「他这人怎么样我不评论，只想弄明白：律里…」 disclaims the verdict it points at)
-                if asking and pointed and _anaphor().match(_opening(q)) and _verdict_in(q) and not _DISCLAIMS.search(q):
+                if (asking and pointed and (back or _anaphor().match(_opening(q))) and _verdict_in(q)
+                        and not _DISCLAIMS.search(q)):
                     return True
                 pointed = pointed or names_someone(clause) or _identifies(q)
     return False
@@ -488,6 +495,9 @@ def _verdict_in(clause: str) -> bool:
     return bool(_verdict().search(clause if _INSISTS.search(clause) else _CLASSIFIES.sub("，", clause)))
 
 
+_HIMSELF = re.compile(r"[他她其]本人")
+
+
 def _verdict_on_someone(q: str) -> bool:
     """Is a verdict asked, and of a person?  「我们寺的师父说过午可以喝牛奶，这样算不算犯戒？」
     asks whether the practice (这样…) is an offence — the Vinaya's own question — unless that
@@ -497,14 +507,22 @@ def _verdict_on_someone(q: str) -> bool:
     asked = [c for c in _clauses(q) if _verdict_in(c)]
     if not asked:
         return _verdict_in(q)                 # a verdict phrase across a comma
+    if _HIMSELF.search(q):
+        return True           # 「单论他本人，这样做对不对？」: the practice asked of is the person's own
     return any(not _PRACTICE.match(_opening(c)) or _anaphor().match(_opening(c))
                or _names_the_person(c) for c in asked)
 
 
+# the words that join a further question to the one before (「另外他们俩谁更有资格…」)
+_CONNECTOR = re.compile(r"^(?:另外|还有|此外|而且|再者|再说|那么|再问一下|顺便问一?下|顺便问问|顺便)[，,、\s]*")
+
+
 def _opening(clause: str) -> str:
-    """A clause from its subject on: the address and asking words before it dropped (「请问他…」
-    points back at the person as 「他…」 does, 「请问这样做…」 asks of the act)."""
-    return _ASKS_OPENING.sub("", _ADDRESSEE.sub("", clause).lstrip(" ，,"))
+    """A clause from its subject on: the connective, address and asking words before it dropped
+    (「请问他…」 and 「另外他…」 point back at the person as 「他…」 does, 「请问这样做…」 asks of
+    the act)."""
+    text = _CONNECTOR.sub("", clause.lstrip(" ，,"))
+    return _ASKS_OPENING.sub("", _ADDRESSEE.sub("", text).lstrip(" ，,"))
 
 
 def _verdict_requested(q: str) -> bool:
@@ -533,10 +551,16 @@ def _sentences(text: str) -> list[str]:
     return re.split(r"(?<=[。！？?!；;])", text)
 
 
+# words in quotation marks are someone's speech or the texts' (「他随口说“你最近要注意身体”」):
+# not the asker's request
+_SPEECH = re.compile(r"“[^”]*”|「[^」]*」|‘[^’]*’|『[^』]*』")
+
+
 def _is_asking(sentence: str) -> bool:
-    """Does a (simplified) sentence ask or request something?"""
+    """Does a (simplified) sentence ask or request something, in the asker's own words?"""
     from .bridge import _asks
-    return bool(sentence.strip()) and bool(_asks(sentence) or _requests(sentence) or _PLEA.match(sentence))
+    own = _SPEECH.sub("…", sentence)
+    return bool(own.strip()) and bool(_asks(own) or _requests(own) or _PLEA.match(own))
 
 
 def _asking_sentences(q: str) -> list[str]:
@@ -802,13 +826,28 @@ class Gate:
         symptom or the thing's domain is only its occasion; a note covers that part.  So is asking
         what the texts or their masters say of it (「元照在资持记里怎么把持戒跟念佛往生联系起来」),
         which a pattern alone (念佛…往生) must not turn away.  ``q``: the question, simplified."""
-        if any(p["kind"] in WHOLE_KINDS or p["subject"] < SUBJECT_AT for p in out_parts):
+        if any(p["kind"] in WHOLE_KINDS for p in out_parts):
             return False
-        if any(w in q for w in _advice_words()):
+        if all(p["subject"] >= SUBJECT_AT for p in out_parts) and not any(w in q for w in _advice_words()):
+            if any(w in q for w in _text_words()):
+                return True               # what the texts or their masters say of it (元照…往生)
+            if not any(p["p"] >= 1.0 for p in out_parts) and self._asks_leave_for_act(q):
+                return True
+        # several requests, one of them leave for a Vinaya act in words of its own (「过了中午胃疼，
+        # 可以喝点糖水吗？」) and another advice (「另外胃疼该吃哪种药？」): the first is the Vinaya's
+        # question and the second earns the note, as when the first had no symptom in it
+        return len(out_parts) > 1 and any(self._asks_leave_itself(p) for p in out_parts)
+
+    def _asks_leave_itself(self, part: dict) -> bool:
+        """A part that, on its own words, asks leave for an act the topics know and asks no advice;
+        the act itself is no thing of the part's kind (喝点糖水, not 以寺院名义签合同): the
+        kind's words stand only in its occasion (胃疼)."""
+        text = simplify(part["text"])
+        if part["subject"] < SUBJECT_AT or part["p"] >= 1.0 or any(w in text for w in _advice_words()):
             return False
-        if any(w in q for w in _text_words()):
-            return True                   # what the texts or their masters say of it (元照…往生)
-        return not any(p["p"] >= 1.0 for p in out_parts) and self._asks_leave_for_act(q)
+        asked = _LEAVE.search(text)
+        return (bool(asked) and _lex_hits(part["kind"], asked.group(2)) == 0
+                and self._act_is_vinaya(asked.group(2)))
 
     def _act_is_vinaya(self, act: str) -> bool:
         """Is what leave is asked for a thing the Vinaya rules on (喝点糖水: 非時漿), not an outcome
