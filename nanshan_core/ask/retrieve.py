@@ -403,9 +403,11 @@ class Retriever:
                     continue
                 opening = (pl.doc, "topic", ranking.get(pl.doc, (0.0,))[0], pl.offset)
                 # a whole chapter's opening (its title and the commentary's preface to it) answers
-                # nothing asked: its place goes to the passage inside it the question points to,
-                # the opening only when nothing inside is found (tune sets +6 gold, 2 zero-hit
-                # questions fewer, dev ±0; doing so for a 篇's sections too lost 20)
+                # nothing asked: its place goes to the passage inside it the question points to
+                # (tune sets +6 gold, 2 zero-hit questions fewer, dev ±0; doing so for a 篇's
+                # sections too lost 20), and when nothing inside is found, to the search — the
+                # opening of 二衣總別篇 stood as 道宣's word on crossing a river (tune sets +3,
+                # dev +1, nothing lost beyond one gold of tune2)
                 if pl.role != "chapter":
                     mine.append(opening)
                 # a rule's 不犯 clause joins it, on a slot of its own: askers of a situation ask
@@ -418,8 +420,6 @@ class Retriever:
                 # the passage right after the anchor is usually its run-on already
                 inside = [d for d in (*range(pl.start, pl.doc), *range(pl.doc + 2, pl.end))
                           if d in ranking or fit.get(d, 0.0) >= FIT_ALONE]
-                if pl.role == "chapter" and not inside:
-                    mine.append(opening)
                 if inside and len(mine) < cap:
                     # inside a topic's own section the question's own words choose, the terms
                     # only break ties: the terms already brought the section; what tells its
