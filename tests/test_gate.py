@@ -153,6 +153,12 @@ def test_asking_leave_on_a_vinaya_subject_is_answered_with_a_note(engine):
     "我们县那位老法师上个月收了一大笔供养。他这样还算不算清净比丘？",        # asked in a part of its own
     "直播间里那个天天穿金戴银卖佛珠的和尚，是不是破戒了？",                  # a long description
     "我们住持上次开示说自己开悟了，他这是真的开悟还是犯了大妄语？",          # a teaching only reported
+    "我们寺新来的两位知客，你觉得哪一位更如法？",                              # persons compared
+    "我们寺的两位监院常闹矛盾。另外她们俩谁更有资格当戒师？",                  # 另外 before the anaphor
+    "那边的尼众道场听说从不布萨。这样一个道场，还能不能算是如法的僧团？",      # 这样一个 + community
+    "河对面那座寺院常年不布萨，也不安居。这样一座寺院，你看还能不能算如法的僧团？",
+    "鉴真大师六次东渡，途中也曾受过官府供养。单论他本人，这样做对不对？",      # 他本人: the person's own act
+    "我的依止师从不讲律，他够不够格做依止师？",
 ])
 def test_a_verdict_on_someone_pointed_at_without_a_name_is_refused(engine, question):
     d = decide(engine, question)
@@ -541,19 +547,6 @@ def test_leave_asked_beside_an_advice_request_gets_the_vinaya_answer_and_a_note(
     # leave asked for an act that is itself of the kind's domain is still that domain's question
     d = decide(engine, "直接说，寺院算不算法人？能不能以寺院名义去银行签合同？")
     assert d.outcome == "refuse" and d.kind == "legal"
-
-
-@pytest.mark.parametrize("question", [
-    "我们寺新来的两位知客，你觉得哪一位更如法？",                              # persons compared
-    "我们寺的两位监院常闹矛盾。另外她们俩谁更有资格当戒师？",                  # 另外 before the anaphor
-    "那边的尼众道场听说从不布萨。这样一个道场，还能不能算是如法的僧团？",      # 这样一个 + community
-    "河对面那座寺院常年不布萨，也不安居。这样一座寺院，你看还能不能算如法的僧团？",
-    "鉴真大师六次东渡，途中也曾受过官府供养。单论他本人，这样做对不对？",      # 他本人: the person's own act
-    "我的依止师从不讲律，他够不够格做依止师？",
-])
-def test_a_verdict_pointed_back_across_connectives_and_clauses_is_refused(engine, question):
-    d = decide(engine, question)
-    assert d.outcome == "refuse" and d.kind == "judge"
 
 
 @pytest.mark.parametrize("question", [
