@@ -317,18 +317,10 @@ def cmd_eval(args) -> int:
     engine = _engine(args)
     if args.scope_cv:
         report = scope_cross_validation(engine, progress=_eval_progress(args))
-        if args.json:
-            print(json.dumps(report, ensure_ascii=False, indent=1))
-        else:
-            print(format_scope_report(report, summary_only=args.summary))
-        return 0
+        return _print_report(args, report, format_scope_report)
     if is_scope_set(Path(args.questions)):       # a set labelled with the gate's outcomes
         report = run_scope(engine, Path(args.questions), progress=_eval_progress(args))
-        if args.json:
-            print(json.dumps(report, ensure_ascii=False, indent=1))
-        else:
-            print(format_scope_report(report, summary_only=args.summary))
-        return 0
+        return _print_report(args, report, format_scope_report)
     cbeta = find_cbeta(args.cbeta) or Path(engine.pack.manifest["cbeta"]["source"])
     ask = None
     if args.model:
@@ -336,10 +328,12 @@ def cmd_eval(args) -> int:
         model = load_model(args.model)
         ask = lambda q: ask_with_model(engine, q, model)  # noqa: E731
     report = run(engine, Path(args.questions), cbeta, ask=ask, progress=_eval_progress(args))
-    if not args.json:
-        print(format_report(report, summary_only=args.summary))
-    else:
-        print(json.dumps(report, ensure_ascii=False, indent=1))
+    return _print_report(args, report, format_report)
+
+
+def _print_report(args, report: dict, fmt) -> int:
+    """An evaluation's report as JSON (--json) or read by ``fmt`` (figures only with --summary)."""
+    print(json.dumps(report, ensure_ascii=False, indent=1) if args.json else fmt(report, summary_only=args.summary))
     return 0
 
 

@@ -814,11 +814,14 @@ class Gate:
         return (vinaya_before and pattern_kind(p["text"]) is None
                 and _lex_hits(p["kind"], simplify(p["text"])) == 0)
 
-    def _asks_leave_for_act(self, q: str) -> bool:
-        """Does a (simplified) text ask leave (这样可以吗, 能不能…) for an act the topics know?  The
-        act is scored against every topic: callers ask it last."""
+    def _asks_leave_for_act(self, q: str, not_of: str | None = None) -> bool:
+        """Does a (simplified) text ask leave (这样可以吗, 能不能…) for an act the topics know — and,
+        with ``not_of``, an act with no word of that kind's domain in it?  The act is scored
+        against every topic: callers ask it last."""
         asked = _LEAVE.search(q)
-        return bool(asked) and self._act_is_vinaya(asked.group(2))
+        if not asked or (not_of is not None and _lex_hits(not_of, asked.group(2))):
+            return False
+        return self._act_is_vinaya(asked.group(2))
 
     def _asks_leave(self, out_parts: list[dict], q: str) -> bool:
         """「过了中午胃疼，可以喝点糖水吗？」: asking whether something is allowed, about a Vinaya
@@ -845,9 +848,7 @@ class Gate:
         text = simplify(part["text"])
         if part["subject"] < SUBJECT_AT or part["p"] >= 1.0 or any(w in text for w in _advice_words()):
             return False
-        asked = _LEAVE.search(text)
-        return (bool(asked) and _lex_hits(part["kind"], asked.group(2)) == 0
-                and self._act_is_vinaya(asked.group(2)))
+        return self._asks_leave_for_act(text, not_of=part["kind"])
 
     def _act_is_vinaya(self, act: str) -> bool:
         """Is what leave is asked for a thing the Vinaya rules on (喝点糖水: 非時漿), not an outcome

@@ -168,7 +168,7 @@ def run(engine: Engine, questions_path: Path, cbeta: Path, ask=None, progress=No
     """Run every question; ``ask(question) -> Result`` defaults to the no-model engine."""
     ask = ask or engine.ask
     raw = RawLines(cbeta)
-    qs = [json.loads(line) for line in Path(questions_path).read_text(encoding="utf-8").splitlines() if line.strip()]
+    qs = _rows(Path(questions_path))
     reports = []
     for k, q in enumerate(qs):
         if progress:
@@ -269,6 +269,11 @@ def format_report(s: dict, summary_only: bool = False) -> str:
 # tests/eval/scope-test.jsonl): refuse (with its kind), answer (a near-miss: Vinaya words that look
 # out of scope), scope_note (two parts, one out of scope) or silent (a thing the texts never name).
 
+def _rows(path: Path) -> list[dict]:
+    """The questions of a .jsonl set, one object a line (blank lines skipped)."""
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
 def is_scope_set(path: Path) -> bool:
     first = next((line for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()), "{}")
     return "label" in json.loads(first)
@@ -276,7 +281,7 @@ def is_scope_set(path: Path) -> bool:
 
 def run_scope(engine: Engine, path: Path, progress=None) -> dict:
     """The gate's outcome for every labelled question (the gate alone: no retrieval needed)."""
-    rows = [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
+    rows = _rows(Path(path))
     return _scope_report([_scope_outcome(engine, engine.gate, r, progress, k, len(rows)) for k, r in enumerate(rows)])
 
 
@@ -289,8 +294,7 @@ def scope_cross_validation(engine: Engine, progress=None) -> dict:
     from ..ask import gate as gate_mod
     from ..paths import resource_path
     files = sorted(resource_path("scope").glob("labelled-*.jsonl"))
-    rows = {f: [json.loads(line) for line in f.read_text(encoding="utf-8").splitlines() if line.strip()]
-            for f in files}
+    rows = {f: _rows(f) for f in files}
     total = sum(len(r) for r in rows.values())
     examples = gate_mod.training_examples()
     per, done = [], 0
