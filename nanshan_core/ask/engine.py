@@ -223,9 +223,10 @@ class Engine:
     def _principle_topics(self, question: str, matches, decision):
         """A thing the texts never mention (phones, cars …): the rules that bear on it by principle
         are the topics, after any topic the question itself names clearly."""
-        # (the question's own topic only: its runners-up met by shared characters — 勸織師增縷戒 and
-        # 針筒 for 「出家人能不能碰钱？别人给的红包…」 — had pushed the entry's rules out of the three)
-        ids = [m.topic.id for m in matches.chosen()[:1] if matches.sure]
+        # (its parts' own topics only: runners-up met by shared characters — 勸織師增縷戒 and 針筒 for
+        # 「出家人能不能碰钱？别人给的红包…」 — had pushed the entry's rules out of the three)
+        own = {m.topic.id for m in matches.main}
+        ids = [m.topic.id for m in matches.chosen() if matches.sure and m.topic.id in own]
         for s in decision.silent:
             ids += [t for t in s["topics"] if t not in ids and self.skeleton.get(t)]
         return self.matcher.forced(question, ids[:3]) if ids else matches
