@@ -351,3 +351,27 @@ def test_the_khandhakas_everyday_rulings_are_procedures(engine):
     """Every 犍度 of everyday matters has its rulings as procedures, not only its main procedures."""
     counts = collections.Counter(t.parent for t in engine.skeleton.topics.values() if t.cls == "procedure")
     assert counts["k.20"] >= 40 and counts["k.19"] >= 20 and counts["k.18"] >= 15 and counts["k.17"] >= 15
+
+
+def test_a_greeting_word_is_framing_only_as_a_greeting():
+    # 顶礼 opening a message or before an address is courtesy; asked about, it is the act itself
+    q = "顶礼法师！请问比丘尼见了比丘都要礼拜吗？"
+    a = bridge.analyse(q)
+    assert set(range(0, 2)) <= a.masked
+    q = "请问：尼众可以集体不向那位比丘顶礼吗？"
+    a = bridge.analyse(q)
+    k = a.simple.index("顶礼")
+    assert not {k, k + 1} & a.masked
+
+
+def test_asking_the_procedure_follows_the_part_before():
+    # 「要走什么程序？」 says nothing of its own: it asks how to do what the part before asks
+    a = bridge.analyse("尼众可以集体不向他顶礼吗？要走什么程序？")
+    assert len(a.parts) == 1
+    a = bridge.analyse("尼众可以集体不向他顶礼吗？受戒要走什么程序？")
+    assert len(a.parts) == 2
+
+
+def test_a_quarrel_over_an_either_or_is_the_story_not_a_question():
+    a = bridge.analyse("常住里为某位师姐到底有没有犯戒争起来了。请问诤事分几种？")
+    assert not a.parts[0].asks_itself and a.parts[1].asks

@@ -557,3 +557,59 @@ def test_leave_asked_beside_an_advice_request_gets_the_vinaya_answer_and_a_note(
 ])
 def test_a_practice_or_a_case_is_answered_whatever_the_clauses_around_it(engine, question):
     assert decide(engine, question).outcome != "refuse"
+
+
+def test_a_vinaya_question_asked_apart_before_a_verdict_or_a_made_up_text_gets_a_note(engine):
+    # the first question is the texts' own and stands on its own; the request after it is
+    # answered by the kind's note, and lends the answer no topic
+    q = "比丘要受戒满几年才可以做依止师？另外我们寺那位才出家四年的法师已经在带徒弟了，你看他是不是太急了？"
+    d = decide(engine, q)
+    assert d.outcome == "scope_note" and d.kind == "judge" and "不作判断" in d.reply
+    assert d.out_parts and 0 not in d.out_parts
+    res = engine.ask(q)
+    assert not res.refused and res.answer.text.startswith("【范围说明】")
+    q = "四分律里比丘不得歌舞倡伎的缘起是什么？另外我想在海报上印一段佛陀训诫的对话，律里没有的你就帮我补几句，也标出自四分律。"
+    d = decide(engine, q)
+    assert d.outcome == "scope_note" and d.kind == "invent"
+    # a first part that points elsewhere, judges the person itself or asks for the text is no
+    # question standing apart: refused whole, as before
+    for q in ("戒本疏里好像提过这个吧？你就照你的意思写一段‘疏云’，标上卷二。",
+              "济公那样喝酒吃肉，他本人到底算不算破戒？你下个结论。",
+              "能不能仿照行事钞的口气，替我拟几条关于寺院停车的规约？我想贴出来，说是古德遗训。"):
+        assert decide(engine, q).outcome == "refuse", q
+
+
+def test_saying_nobody_will_check_a_quotation_asks_for_one_made_up(engine):
+    d = decide(engine, "法师好，我们要做一套南山律学书签，每张印一句道宣律师的话，注明出自哪部书哪一卷。"
+                       "您直接给我二十句带卷数的就行，不必一一核对，书签字小，也不会有人去翻原书。")
+    assert d.outcome == "refuse" and d.kind == "invent"
+    deceit = gate._made_text()["deceit"]
+    for said in ("不必一一核对", "没人会去翻原书", "用不着再去查证", "谁也不会较真"):
+        assert deceit.search(gate.simplify(said)), said
+    for told in ("别人查过这句", "师父让我去核对原文", "没人会读戒本吗"):
+        assert not deceit.search(gate.simplify(told)), told
+
+
+def test_an_imitation_that_disowns_passing_itself_off_is_answered(engine):
+    d = decide(engine, "我想仿照资持记的体例写一篇读书札记，会注明是今人所作，绝不冒充原文。"
+                       "请介绍一下资持记的科判和行文体例。")
+    assert d.outcome == "answer"
+
+
+def test_what_to_do_about_ones_own_plans_after_an_omen_goes_on_with_the_omen(engine):
+    d = decide(engine, "早上供的那盏油灯无缘无故灭了，师兄说不是好兆头。这是什么预兆？我明天要坐车去外地挂单，要不要推迟几天？")
+    assert d.outcome == "refuse" and d.kind == "divination"
+
+
+def test_a_domain_word_with_nothing_of_the_vinaya_around_it_is_out_of_scope(engine):
+    d = decide(engine, "头七那天亡人会回家吗，家里要准备些什么")
+    assert d.outcome == "refuse" and d.kind == "doctrine"
+    # beside a Vinaya question, the same kind of word is that question's case
+    d = decide(engine, "律里哪些病的人不能受具足戒？乙肝这类算不算在里面？")
+    assert d.outcome != "refuse"
+
+
+def test_an_address_word_is_never_part_of_a_topics_name(engine):
+    # 「请师父开示」: 请师 straddles 师父 (an address); the procedure 請師 is not asked
+    m = engine.matcher.match("想请师父开示一下，平时腿抽筋要怎么调养？")
+    assert all(t.topic.name != "請師" for t in m.ranked[:5])

@@ -159,6 +159,21 @@ def _framing() -> re.Pattern:
 
 
 @functools.lru_cache(maxsize=1)
+def _greeting_only() -> frozenset[str]:
+    return frozenset(simplify(w) for w in _bridge_data()["greeting_only"])
+
+
+_ADDRESSED = re.compile(r"\W*(?:法师|师父|师傅|大德|尊者|长老|各位|诸位|大家|三宝|十方)")
+
+
+def _greets(q: str, start: int, end: int) -> bool:
+    """Is the framing word at q[start:end] a greeting (「顶礼法师」, 「阿弥陀佛，顶礼！」) rather
+    than the act it names (「尼众可以不向他顶礼吗」)?"""
+    opens = start == 0 or not is_word_char(q[start - 1])
+    return bool(_ADDRESSED.match(q, end)) or (opens and (end == len(q) or not is_word_char(q[end])))
+
+
+@functools.lru_cache(maxsize=1)
 def _splitters() -> re.Pattern:
     return re.compile("|".join(re.escape(simplify(w)) for w in _bridge_data()["part_openers"]))
 
@@ -177,7 +192,7 @@ ANAPHOR_CONTENT = 8   # content characters up to which a part that points back o
 _SELF_INTRO = re.compile(r"(?:我|本人|末学|弟子)(?:是|为|乃)(?:一[名个位])?[^，,。！？?；;]{0,12}?"
                          r"(?:比丘尼|比丘|沙弥尼|沙弥|式叉摩那|居士|出家人|出家众|法师|僧人|学佛的人|佛弟子)")
 # 「应该怎么处理？」「犯什么罪？」「如何对治？」: a follow-up that says nothing of its own asks about the part before
-_FOLLOW_UP = re.compile(r"处理|处置|对待|对治|解决|办|做|算|判|罪|犯|结|看|呢|何|如|样|种|情况|规定|说法|讲究")
+_FOLLOW_UP = re.compile(r"走?(?:程序|流程|手续|步骤)|处理|处置|对待|对治|解决|办|做|算|判|罪|犯|结|看|呢|何|如|样|种|情况|规定|说法|讲究")
 _MONKS = re.compile(r"比丘(?!尼)|和尚(?!尼)|沙弥(?!尼)")   # 和尚尼: a nun's preceptor
 _MONKS_TOO = re.compile(r"比丘(?!尼)|大僧|僧尼|男众|二众|两众|二部")
 _STOPS = re.compile(r"[？?！!。；;\n]+")
@@ -187,8 +202,18 @@ _LIST_MARKS = "、和及与"     # a list goes on after these: 「衣钵、一�
 # about, not a question put to the reader
 _NOT_ASKING = re.compile(r"[前这那好十]几|几[乎十百千万]|没(?:什么|多少)"
                          r"|(?:有没有|是不是|是否|算不算|能不能|会不会|该不该|要不要|犯没犯)"
-                         r"[^，,。；;？?！!]{0,10}?的(?:事|问题|争议|争论|纠纷|说法)")
+                         r"[^，,。；;？?！!]{0,10}?的(?:事|问题|争议|争论|纠纷|说法)"
+                         # 「为某位师姐到底有没有犯戒争起来」: what people quarrelled over
+                         r"|为[^，,。；;？?！!]{0,12}(?:有没有|是不是|是否|算不算|能不能|会不会|该不该|要不要|犯没犯)"
+                         r"[^，,。；;？?！!]{0,10}?(?:争|吵|闹|辩)")
 _POINTS_BACK = re.compile(r"这样|这种|这么做|这么说|这句话|这话|这个|这些|这件|这事|那样|那种|如此|此事|这算")
+
+
+def points_back(text: str) -> bool:
+    """Does a text point at something outside itself (这样, 这个, 那种 …)?"""
+    return bool(_POINTS_BACK.search(text))
+
+
 POINT_LEAD = 10    # characters of its own before 这样/这个 up to which a part points outside itself
 _INTRODUCES = re.compile(r"\W*(?:[^，,。]{0,8}[，,]\s*)?(?:我|本人|末学|弟子|学人)(?:是|在|为|乃|已|出家|刚|今年)")
 INTRO_ONLY = 12    # characters of its own (greeting and self-description masked) up to which a part
@@ -200,6 +225,8 @@ def analyse(question: str) -> Analysis:
     masked: set[int] = set()
     for rx in (_framing(), _nun_words(), _SELF_INTRO):   # who is asked about is not what is asked
         for m in rx.finditer(q):
+            if rx is _framing() and m.group(0) in _greeting_only() and not _greets(q, m.start(), m.end()):
+                continue
             masked.update(range(*m.span()))
     cuts = {0, len(q)}
     for m in _STOPS.finditer(q):
@@ -324,7 +351,7 @@ _ASKING = re.compile(r"[？?]|吗|呢|么|能不能|可不可以|可以|是否|�
                      # a request made of the reader asks too, question mark or not: 「想请您推荐一下
                      # 是放银行定期还是买国债。」「麻烦法师帮我看看。」
                      r"(?<![他她它])(?:请您|请你|烦请|恳请|劳烦|拜托|麻烦(?:您|你|法师|师父))|"
-                     r"(?:说说|讲讲|谈谈)(?!笑)|"
+                     r"(?:说说|讲讲|谈谈)(?!笑)|(?:您|你)(?:就|直接|先|再|只管)?(?:给我|替我|帮我)|"
                      r"(?<![他她它们兄弟姐妹友人])帮(?:我|忙)(?:看|算|推荐|查|分析|想想|出|拿|选|挑|判断|介绍|讲|说|解释)")
 
 
@@ -571,7 +598,8 @@ class Matcher:
                 k = seg.find(n)
                 if len(n) >= 2 and k >= 0 and not covered & set(range(part.start + k, part.start + k + len(n))):
                     span = set(range(part.start + k, part.start + k + len(n)))
-                    if span <= a.masked:             # 比丘尼 alone is the asker's subject
+                    # 比丘尼 alone is the asker's subject; 請師 in 「想请师父开示」 straddles an address
+                    if span & a.masked and (span <= a.masked or not self._own_word(a, span)):
                         continue
                     covered |= span
                     score += NAME_WEIGHT * len(n) * self._rarity(n)
@@ -580,7 +608,7 @@ class Matcher:
                 k = seg.find(kw)
                 if len(kw) >= 2 and k >= 0:
                     span = set(range(part.start + k, part.start + k + len(kw)))
-                    if span & covered or span <= a.masked:
+                    if span & covered or (span & a.masked and (span <= a.masked or not self._own_word(a, span))):
                         continue
                     covered |= span
                     score += KEYWORD_WEIGHT * len(kw) * self._rarity(kw)
@@ -624,6 +652,14 @@ class Matcher:
                     factor *= GENERAL_WEIGHT
                 out.append(TopicMatch(tg.topic, score * factor, 0, evidence, lv * factor, fz * factor))
         return out
+
+    @staticmethod
+    def _own_word(a: Analysis, span: set[int]) -> bool:
+        """A name or keyword that takes in part of a masked word stands on its own only when it
+        holds the masked word whole (请问法师 masked; 比丘尼 in 「比丘尼戒」 masked as the asker's
+        subject): 「想请师父开示」 is an address, not the procedure 請師."""
+        lo, hi = min(span), max(span)
+        return (lo - 1 not in a.masked or lo not in a.masked) and (hi + 1 not in a.masked or hi not in a.masked)
 
     def _loose(self, a: Analysis, part: Part) -> dict[int, float]:
         """The loose channel: BM25 over the topics as small documents, on the part's characters and

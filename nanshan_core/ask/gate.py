@@ -179,6 +179,12 @@ _MONASTIC_LEAVE = re.compile(r"(?:出家人|比丘尼?|沙弥尼?|和尚|僧人|
                              r"(?:可以|可不可以|能不能|能否|允许|允不允许|准不准|许不许)[^，。？！]{1,12}(?:吗|么|？|\?|$)")
 
 
+# 「出家师父吃饭是不是要饭和菜汤搭配着吃？」: what a monastic must or must not do is the Vinaya's
+# question too; the classifier alone, reading everyday words of food or the body, may not turn it away
+_MONASTIC_DUTY = re.compile(r"(?:出家人|出家师父|出家众|比丘尼?|沙弥尼?|和尚|僧人|僧尼|尼师|式叉摩那)[^，。？！]{0,8}"
+                            r"(?:是不是要|是不是得|要不要|需不需要|必须|应该|应当|该不该|是否要|是否需要|不能|不得|不许|不准)")
+
+
 _RECOMMENDATION = re.compile(r"(?:哪|什么)[^，。？！]{0,4}(?:比较好|更好|最好|好|划算|合适|靠谱)")
 
 
@@ -308,7 +314,17 @@ def _made_text() -> dict[str, re.Pattern]:
             "asked": re.compile(f"(?:{request})[^。？！?!，,]{{0,6}}(?:{alter})"
                                 f"|(?:{request})把[^。？！?!]{{0,20}}(?:{alter})"),
             "passing": re.compile(f"{_alternation(m['passing'])}|{passed_as}"),
-            **{key: re.compile(_alternation(m[key])) for key in ("canon", "plain", "seeking", "deceit")}}
+            "deceit": re.compile(f"{_alternation(m['deceit'])}|{_unchecked(m)}"),
+            **{key: re.compile(_alternation(m[key])) for key in ("canon", "plain", "seeking")}}
+
+
+def _unchecked(m: dict) -> str:
+    """Saying that nobody will check the text, or that it need not be checked (「不必一条条去核对」
+    「没人会去翻原书」), as structure: a quotation asked for on those terms is asked to be made."""
+    check = _alternation(m["unchecked_check"])
+    between = "(?:会|能|要|去|真|再|还|都|也|一条条|逐条|一一|一个个|一句句|有空|有闲心)*"
+    return (f"(?:{_alternation(m['unchecked_who'])}){between}(?:{check})"
+            f"|(?:{_alternation(m['unchecked_skip'])}){between}(?:{check})")
 
 
 def _seeks_text(q: str) -> bool:
@@ -321,13 +337,26 @@ def _seeks_text(q: str) -> bool:
     return explains or (bool(rx["seeking"].search(q)) and not rx["made"].search(q))
 
 
+@functools.lru_cache(maxsize=1)
+def _disowning() -> re.Pattern:
+    m = _data()["made_text"]
+    return re.compile(f"(?:不会|绝不|决不|并不|不是|不想|不敢|无意|不|没有|不能)(?:要|去|拿来|用来|用它)?"
+                      f"(?:{_alternation(m['passing'] + m['passing_as'])})")
+
+
+def _disowned(q: str) -> str:
+    """A (simplified) text with the passing-off it disowns blanked: 「会清楚标明是今人仿作，
+    不冒充原文」 says the imitation will not be passed off as the canon."""
+    return _disowning().sub("，", q)
+
+
 def _makes_text(q: str) -> bool:
     """A text made up or altered and passed off as the canon's, or a text of the canon the app is
     asked to alter: 「替我造几句规矩……说是古德遗训」, 「把那段换个说法……再当原文贴到群里」,
     「你把长衣那条的过十日改成过一个月」; 「你能帮我写一段白话解释吗」 passes nothing off.
     Words: rules.json 'made_text' (look-alikes such as 编号 blanked out first, as for the invent
     kind's domain words)."""
-    q = _without_lookalikes("invent", q)
+    q = _disowned(_without_lookalikes("invent", q))
     rx = _made_text()
     if rx["passed_as"].search(q) and rx["asked_any"].search(_untold(q)):
         return True               # 「把我这段话……当作《行事钞》的原文贴出去」: the asker's own text
@@ -563,6 +592,16 @@ def _is_asking(sentence: str) -> bool:
     return bool(own.strip()) and bool(_asks(own) or _requests(own) or _PLEA.match(own))
 
 
+_OWN_PLAN = re.compile(r"我[^，。？！]{0,12}[，,]?[^，。？！]{0,4}(?:要不要|该不该|还要不要|用不用|需不需要|是不是该|是不是要|能不能照常)")
+
+
+def _plans_own(text: str) -> bool:
+    """A part asking what the asker should do about his own plans, with no word of the Vinaya:
+    right after a request surely out of scope (an omen read, a symptom) it goes on with that
+    request (「我下午还要出远门，要不要改期？」), whatever topic its everyday words meet."""
+    return bool(_OWN_PLAN.search(simplify(text))) and not _vinaya_framed(text)
+
+
 def _asking_sentences(q: str) -> list[str]:
     """The sentences of a text that ask or request something: 「可他一直不肯表态，只说…。」
     tells what the asker's brother did, it asks no verdict of anyone."""
@@ -623,7 +662,7 @@ class Gate:
         self.matcher = matcher
         self.nb = NaiveBayes(training_examples() if examples is None else examples)
 
-    def classify(self, text: str, subject: float = 0.0) -> tuple[str, float]:
+    def classify(self, text: str, subject: float = 0.0, alone: bool = False) -> tuple[str, float]:
         """The kind of a text ('answer' or an out-of-scope kind) and how strongly.
 
         Three kinds of evidence: the patterns (certain), the classifier's posterior, and the
@@ -662,17 +701,25 @@ class Gate:
                 if lex[k] == 0:
                     # the classifier alone, on a few hundred examples, is not enough to turn a
                     # question away unless it is sure and nothing of the Vinaya is in it
-                    sure = post.get(k, 0.0) >= ALONE_AT and not vinaya
-                    leave = subject >= SUBJECT_AT and self._asks_leave_for_act(q)
+                    # (on a text of its own: 「到底怎样才对？」 after a story is that story's question;
+                    # 「买哪只比较好？」 asks for a pick of its own)
+                    own = alone or _content(q) > FOLLOW_UP or bool(_RECOMMENDATION.search(q))
+                    sure = post.get(k, 0.0) >= ALONE_AT and not vinaya and own
+                    leave = (subject >= SUBJECT_AT and self._asks_leave_for_act(q)) or bool(_MONASTIC_DUTY.search(q))
                     val = post.get(k, 0.0) if sure and not leave else 0.0
                 elif vinaya and not advice and lex[k] < 3:
                     # the Vinaya's own framing (出家人…开悟证果 is 大妄語) and no advice asked for
                     val = min(val, post.get(k, 0.0)) * 0.5
             if val > strength and val >= REFUSE_AT:   # domain words outweigh the in-scope posterior
                 best, strength = k, min(val, 0.999)
-        if best == "answer" and post.get("answer", 0.0) < 0.2 and not vinaya and subject < 2 * SUBJECT_AT:
-            # nothing of the Vinaya in it, the classifier is sure it is not in scope, and words
-            # of some kind's domain say which
+        # (a question of one part only: a side part's domain word beside a Vinaya question —
+        # 「乙肝这类算不算在里面？」 — is that question's case, and a story's word — 「我发高烧
+        # 起不来」 before 「托师兄带句话行不行」 — its occasion)
+        unframed = alone and not vinaya and not of_the_texts and subject < SUBJECT_AT
+        if best == "answer" and not vinaya and (post.get("answer", 0.0) < 0.2 and subject < 2 * SUBJECT_AT or unframed):
+            # nothing of the Vinaya in it, the classifier is sure it is not in scope (or no topic
+            # is met either: 「四禅八定是哪八个…坐的时候怎么知道自己到了哪一层」), and words of
+            # some kind's domain say which
             cands = [k for k in KINDS if lex[k] and k not in WHOLE_KINDS]
             if cands:
                 best = max(cands, key=lambda x: post.get(x, 0.0) + LEX_WEIGHT * min(lex[x], 3))
@@ -698,19 +745,21 @@ class Gate:
         first, narrowed_at = narrowed_from(a.parts)
         own = [part.text[narrowed_at:] if i == first else part.text for i, part in enumerate(a.parts)]
         for i, part in enumerate(a.parts):
-            kind, p = self.classify(own[i], subject.get(i, 0.0))
+            kind, p = self.classify(own[i], subject.get(i, 0.0), alone=len(a.parts) == 1)
             parts.append({"text": part.text, "kind": kind, "p": round(p, 3), "subject": subject.get(i, 0.0)})
-        whole_kind, whole_p = self.classify(question, max(subject.values(), default=0.0))
+        whole_kind, whole_p = self.classify(question, max(subject.values(), default=0.0), alone=len(a.parts) == 1)
         patterned = pattern_kind(question)
         # a made-up text, or a verdict on someone the asker points to, is refused however
-        # Vinaya-like the rest of the question is
+        # Vinaya-like the rest of the question is — unless a Vinaya question stands apart before
+        # it (「律里比丘尼要满几夏才能度人？另外我们庵里那位师父…你看她是不是太心急了？」): that
+        # question is answered and the request gets the kind's note
         if patterned in WHOLE_KINDS:
-            return self._refuse(patterned, parts)
+            return self._whole(patterned, parts, a.parts)
         q = a.simple                      # the question simplified, as the analysis read it
         if _verdict_pointed_back(a.parts) and not _asks_teaching_only(q):
-            return self._refuse("judge", parts)
+            return self._whole("judge", parts, a.parts)
         if _judges_a_master(q) or (whole_kind == "judge" and _verdict_requested(q)):
-            return self._refuse("judge", parts)
+            return self._whole("judge", parts, a.parts)
         # the story around a question («我在电商公司上班…») is not itself a request
         out_parts = [p for i, (p, part) in enumerate(zip(parts, a.parts))
                      if (part.asks or len(parts) == 1) and i >= first
@@ -729,7 +778,7 @@ class Gate:
             out_parts = parts
         whole = [p for p in out_parts if p["kind"] in WHOLE_KINDS]
         if whole:
-            return self._refuse(whole[0]["kind"], parts)
+            return self._whole(whole[0]["kind"], parts, a.parts)
         # a thing of a story part (「坐了一天高铁」 on the way to the question) is not asked about
         asked = [own[i] for i, part in enumerate(a.parts) if part.asks and i >= first]
         silent = silent_things("".join(asked) or question)
@@ -750,6 +799,41 @@ class Gate:
             return Decision("scope_note", kind, _data()["kinds"][kind]["note"], parts=parts,
                             out_parts=self._lends_nothing(parts, out_parts, a.parts))
         return self._refuse(kind, parts)
+
+    def _whole(self, kind: str, parts: list[dict], analysed) -> Decision:
+        """A request for a made-up text or a verdict is refused whole, unless the question first
+        asks the Vinaya something on its own (a part in scope by its words and topic, with no
+        pattern of any kind, no person pointed at) and makes the request only after it: then
+        that question is answered and the request gets the kind's note, lending the answer no
+        topic.  Blind sets (5, 14, 15, 16) label every such two-part question a scope note."""
+        at = self._vinaya_apart(parts, analysed)
+        if at is None:
+            return self._refuse(kind, parts)
+        later = [i for i in range(at + 1, len(parts))]
+        return Decision("scope_note", kind, _data()["kinds"][kind]["note"], parts=parts, out_parts=later)
+
+    @staticmethod
+    def _vinaya_apart(parts: list[dict], analysed) -> int | None:
+        """The last of the leading parts that ask the Vinaya something on their own, when the rest
+        hold the request: 「《四分律》里佛陀制过午不食，缘起是哪位比丘的事？」 before 「另外…你帮我补全」.
+        A part that points outside itself (「羯磨疏里应该讲过这个吧？」), judges someone itself
+        (「济公那样喝酒吃肉，他本人到底是犯了戒…」) or asks for a text to be made (「能不能…替我造
+        几句…规矩？」) does not stand apart."""
+        from .bridge import points_back
+        at = None
+        for i, (p, part) in enumerate(zip(parts, analysed)):
+            if i == len(parts) - 1:
+                break
+            text = simplify(p["text"])
+            own = (p["kind"] == "answer" and part.asks_itself and pattern_kind(p["text"]) is None
+                   and (p["subject"] >= SUBJECT_AT or _vinaya_framed(p["text"]))
+                   and not (names_someone(p["text"]) or _identifies(text) or _masters().search(text))
+                   and not _verdict_on_someone(text) and not points_back(text)
+                   and not _made_text()["made"].search(_without_lookalikes("invent", text)))
+            if not own:
+                break
+            at = i
+        return at
 
     @staticmethod
     def _lends_nothing(parts: list[dict], out_parts: list[dict], analysed) -> list[int]:
@@ -783,6 +867,8 @@ class Gate:
             after_out = i > 0 and parts[i - 1] in out_parts
             if after_out and _content(p["text"]) <= FOLLOW_UP and not _vinaya_framed(p["text"]):
                 continue      # 「……能否起诉名誉侵权？要准备哪些证据？」: a short follow-up of the request before
+            if after_out and parts[i - 1]["p"] >= SURE_OUT and _plans_own(p["text"]):
+                continue      # 「……这是什么预兆？我下午还要出远门，要不要改期？」: what to do about it
             # a part met only faintly right after a request on no Vinaya subject continues it
             # (「……吃素要注意什么？炒菜的油还能不能吃？」); after a request on a Vinaya subject (酥油
             # asked when not ill) it may ask the 開緣 (「如果是生病的时候呢？」), and elsewhere it
@@ -876,7 +962,9 @@ class Gate:
             asked = _requests(plain) and any(w in plain for w in _TEXT)
             # a text meant to deceive (「糊弄一下审稿人」「看起来靠谱…对不对我自己不管」: rules.json
             # made_text.deceit) is what the kind is, whatever else the question seeks
-            passed = bool(_made_text()["deceit"].search(plain))
+            passed = bool(_made_text()["deceit"].search(_disowned(plain)))
+            if p < 1.0 and not passed and _disowning().search(plain):
+                return False      # 「会清楚标明是今人仿作，不冒充原文」: nothing is passed off
             return p >= 1.0 or (p >= 0.95 and (passed or ((_lex_hits("invent", q) > 0 or asked)
                                                         and not _seeks_text(q))))
         return True
