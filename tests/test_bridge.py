@@ -375,3 +375,9 @@ def test_asking_the_procedure_follows_the_part_before():
 def test_a_quarrel_over_an_either_or_is_the_story_not_a_question():
     a = bridge.analyse("常住里为某位师姐到底有没有犯戒争起来了。请问诤事分几种？")
     assert not a.parts[0].asks_itself and a.parts[1].asks
+
+
+def test_this_opening_a_question_points_back_at_the_story():
+    # 「这在尼戒里算不算触？」: the story before is what is asked about (and its modern thing with it)
+    a = bridge.analyse("我每天坐地铁去上课，车厢挤得难免跟人身体挨在一起。这在戒里算不算触？")
+    assert all(p.asks for p in a.parts)
