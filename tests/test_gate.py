@@ -568,6 +568,9 @@ def test_a_vinaya_question_asked_apart_before_a_verdict_or_a_made_up_text_gets_a
     assert d.out_parts and 0 not in d.out_parts
     res = engine.ask(q)
     assert not res.refused and res.answer.text.startswith("【范围说明】")
+    # a model writing the prose is given the Vinaya question only, never the declined request
+    asked = engine.select_terms(q).asked
+    assert "依止师" in asked and "太急" not in asked
     q = "四分律里比丘不得歌舞倡伎的缘起是什么？另外我想在海报上印一段佛陀训诫的对话，律里没有的你就帮我补几句，也标出自四分律。"
     d = decide(engine, q)
     assert d.outcome == "scope_note" and d.kind == "invent"

@@ -218,6 +218,7 @@ class Engine:
             sel = terms_mod.select(asked, df_share=self.df_share, matches=matches, decision=decision)
             sel.question = question
         sel.scope = decision if decision.outcome in ("scope_note", "silent") else None
+        sel.asked = asked
         return sel
 
     def _principle_topics(self, question: str, matches, decision):

@@ -422,7 +422,7 @@ def choose_terms(engine, question: str, model: LocalModel, topics: list[str] | N
     sel = engine.select_terms(question, topics=topics)
     if sel.refusal is not None:
         return sel, []
-    proposed, category = model.propose_terms(sel.question)
+    proposed, category = model.propose_terms(sel.asked or sel.question)
     kept, rejected = [], []
     have = {t.text for t in sel.terms}
     for t in dict.fromkeys(proposed):
@@ -480,7 +480,8 @@ def ask_with_model(engine, question: str, model: LocalModel | str, terms: list[s
     elif cancel is not None and cancel.is_set():        # stopped before the model began to write
         draft = Draft("", "已停止生成：模型尚未开始作答。")
     else:
-        draft = model.write_answer(sel.question, result.materials, on_token, cancel, timeout,
+        # the model never sees a request the scope note declines (a verdict, a text to make up)
+        draft = model.write_answer(sel.asked or sel.question, result.materials, on_token, cancel, timeout,
                                    fold=engine.pack.normalizer.fold if focused else None)
     timing["answer"] = (time.perf_counter() - t) * 1000
     t = time.perf_counter()

@@ -67,6 +67,7 @@ class Selection:
     confidence: float | None = None                                    # how clearly a topic was matched
     suggestions: list = field(default_factory=list)                    # closest topics when none is clear
     scope: object = None                                               # gate.Decision (scope note, silent topic)
+    asked: str = ""         # the question without the parts a scope note is about: what a model answers
 
     @property
     def texts(self) -> list[str]:
