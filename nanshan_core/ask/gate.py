@@ -763,9 +763,10 @@ class Gate:
         # the story around a question («我在电商公司上班…») is not itself a request
         out_parts = [p for i, (p, part) in enumerate(zip(parts, a.parts))
                      if (part.asks or len(parts) == 1) and i >= first
-                     # a story asked about (「…他就回一句「…」。这在律里算什么问题？」) requests no
-                     # text and no verdict of its own
-                     and (part.asks_itself or len(parts) == 1 or p["kind"] not in WHOLE_KINDS)
+                     # a story a later question asks about (「…他就回一句「…」。这在律里算什么问题？」)
+                     # requests no text and no verdict of its own
+                     and (part.asks_itself or p["kind"] not in WHOLE_KINDS
+                          or not any(later.asks_itself for later in a.parts[i + 1:]))
                      and self._out_of_scope(p["kind"], p["p"], p["text"])
                      and not self._goes_on_asking(parts, a.parts, i)]
         in_scope = self._in_scope(parts, a.parts, out_parts)
