@@ -669,7 +669,8 @@ class Gate:
         words of each kind's domain (症状、税、收益、业障、卦 …).  A domain word alone does not
         make a question out of scope — 「藥犍度許哪些藥」 is the Vinaya's own subject — unless the
         asker wants advice for a situation of their own (我…怎么办, 要不要) or the question has
-        no Vinaya framing at all (律, 戒, 比丘, a matched topic)."""
+        no Vinaya framing at all (律, 戒, 比丘, a matched topic).  ``alone``: the text is a whole
+        question of one part, with no Vinaya question beside it to be the case of."""
         kind = pattern_kind(text)
         q = simplify(text)
         advice = any(w in q for w in _advice_words())
@@ -813,8 +814,8 @@ class Gate:
         at = self._vinaya_apart(parts, analysed)
         if at is None:
             return self._refuse(kind, parts)
-        later = [i for i in range(at + 1, len(parts))]
-        return Decision("scope_note", kind, _data()["kinds"][kind]["note"], parts=parts, out_parts=later)
+        return Decision("scope_note", kind, _data()["kinds"][kind]["note"], parts=parts,
+                        out_parts=list(range(at + 1, len(parts))))
 
     @staticmethod
     def _vinaya_apart(parts: list[dict], analysed) -> int | None:
