@@ -599,8 +599,7 @@ class Matcher:
                 k = seg.find(n)
                 if len(n) >= 2 and k >= 0 and not covered & set(range(part.start + k, part.start + k + len(n))):
                     span = set(range(part.start + k, part.start + k + len(n)))
-                    # 比丘尼 alone is the asker's subject; 請師 in 「想请师父开示」 straddles an address
-                    if span & a.masked and (span <= a.masked or not self._own_word(a, span)):
+                    if self._masked_out(a, span):
                         continue
                     covered |= span
                     score += NAME_WEIGHT * len(n) * self._rarity(n)
@@ -609,7 +608,7 @@ class Matcher:
                 k = seg.find(kw)
                 if len(kw) >= 2 and k >= 0:
                     span = set(range(part.start + k, part.start + k + len(kw)))
-                    if span & covered or (span & a.masked and (span <= a.masked or not self._own_word(a, span))):
+                    if span & covered or self._masked_out(a, span):
                         continue
                     covered |= span
                     score += KEYWORD_WEIGHT * len(kw) * self._rarity(kw)
@@ -655,12 +654,15 @@ class Matcher:
         return out
 
     @staticmethod
-    def _own_word(a: Analysis, span: set[int]) -> bool:
-        """A name or keyword that takes in part of a masked word stands on its own only when it
-        holds the masked word whole (请问法师 masked; 比丘尼 in 「比丘尼戒」 masked as the asker's
-        subject): 「想请师父开示」 is an address, not the procedure 請師."""
+    def _masked_out(a: Analysis, span: set[int]) -> bool:
+        """Is a name or keyword met at ``span`` no evidence: wholly a masked word (比丘尼 alone is the
+        asker's subject), or taking in only part of one (「想请师父开示」 is an address, not the
+        procedure 請師)?  One that holds a masked word whole stands (比丘尼 in 「比丘尼戒」)."""
+        if not span & a.masked:
+            return False
         lo, hi = min(span), max(span)
-        return (lo - 1 not in a.masked or lo not in a.masked) and (hi + 1 not in a.masked or hi not in a.masked)
+        cut = (lo - 1 in a.masked and lo in a.masked) or (hi + 1 in a.masked and hi in a.masked)
+        return span <= a.masked or cut
 
     def _loose(self, a: Analysis, part: Part) -> dict[int, float]:
         """The loose channel: BM25 over the topics as small documents, on the part's characters and

@@ -175,13 +175,14 @@ _OFFENCE_ASKED = re.compile(r"(?:算不算|算是|是不是|是否|会不会|犯
 
 # 「出家人可以買股票嗎」「比丘尼可以跟租户打官司吗」: leave asked for a monastic to do a thing
 # of another domain is the Vinaya's question (販賣, 言人), not advice on the thing itself
-_MONASTIC_LEAVE = re.compile(r"(?:出家人|比丘尼?|沙弥尼?|和尚|僧人|僧尼|尼师|式叉摩那)[^，。？！]{0,4}"
+_MONASTIC = r"出家人|比丘尼?|沙弥尼?|和尚|僧人|僧尼|尼师|式叉摩那"
+_MONASTIC_LEAVE = re.compile(rf"(?:{_MONASTIC})[^，。？！]{{0,4}}"
                              r"(?:可以|可不可以|能不能|能否|允许|允不允许|准不准|许不许)[^，。？！]{1,12}(?:吗|么|？|\?|$)")
 
 
 # 「出家师父吃饭是不是要饭和菜汤搭配着吃？」: what a monastic must or must not do is the Vinaya's
 # question too; the classifier alone, reading everyday words of food or the body, may not turn it away
-_MONASTIC_DUTY = re.compile(r"(?:出家人|出家师父|出家众|比丘尼?|沙弥尼?|和尚|僧人|僧尼|尼师|式叉摩那)[^，。？！]{0,8}"
+_MONASTIC_DUTY = re.compile(rf"(?:出家师父|出家众|{_MONASTIC})[^，。？！]{{0,8}}"
                             r"(?:是不是要|是不是得|要不要|需不需要|必须|应该|应当|该不该|是否要|是否需要|不能|不得|不许|不准)")
 
 
@@ -686,6 +687,17 @@ class Gate:
         # a word of the Vinaya, or the bridge found the Vinaya's own topic in it (叉腰, 背请)
         vinaya = _has_vinaya_word(q) or subject >= STRONG_SUBJECT
         best, strength = "answer", 0.0
+        # what the classifier alone may decide does not depend on the kind: asked once, the leave
+        # (which scores the act against every topic) only when some kind needs it
+        own = alone or _content(q) > FOLLOW_UP or bool(_RECOMMENDATION.search(q))
+        leave_asked: list[bool] = []
+
+        def leave() -> bool:
+            if not leave_asked:
+                leave_asked.append(bool(_MONASTIC_DUTY.search(q))
+                                   or (subject >= SUBJECT_AT and self._asks_leave_for_act(q)))
+            return leave_asked[0]
+
         pointed = names_someone(text) or _identifies(q)
         identified = pointed and _verdict_on_someone(q) and not _asks_teaching(q)
         if identified:                      # a verdict asked on someone the asker points to
@@ -704,10 +716,8 @@ class Gate:
                     # question away unless it is sure and nothing of the Vinaya is in it
                     # (on a text of its own: 「到底怎样才对？」 after a story is that story's question;
                     # 「买哪只比较好？」 asks for a pick of its own)
-                    own = alone or _content(q) > FOLLOW_UP or bool(_RECOMMENDATION.search(q))
                     sure = post.get(k, 0.0) >= ALONE_AT and not vinaya and own
-                    leave = (subject >= SUBJECT_AT and self._asks_leave_for_act(q)) or bool(_MONASTIC_DUTY.search(q))
-                    val = post.get(k, 0.0) if sure and not leave else 0.0
+                    val = post.get(k, 0.0) if sure and not leave() else 0.0
                 elif vinaya and not advice and lex[k] < 3:
                     # the Vinaya's own framing (出家人…开悟证果 is 大妄語) and no advice asked for
                     val = min(val, post.get(k, 0.0)) * 0.5
