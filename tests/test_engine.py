@@ -333,3 +333,25 @@ def test_among_a_passages_sentences_with_the_terms_the_asked_detail_is_quoted(en
     changed = [n for n in quoted if n in without and quoted[n] != without[n]]
     assert any(fold("以酒為藥") in fold(quoted[n]) and fold("藥") not in fold(without[n]) for n in changed), \
         [(quoted[n], without[n]) for n in changed]
+
+
+def test_a_combined_editions_place_reaches_the_whole_block_on_the_rule(engine):
+    """戒本疏 with 行宗記 (X0714) alternates 律, 疏 and 記 paragraph by paragraph: 飲酒戒's 疏 on the
+    exemption for the sick (「開中餘藥不治酒為藥者」) stands seven paragraphs after its first 疏.  The
+    道宣 place of the rule reaches it, and a layer's place there is searched only in its own
+    paragraphs (a 疏 is never taken as 元照's word)."""
+    topic = next(t for t in engine.skeleton.topics.values() if "飲酒戒" in t.names and not t.nun)
+    r = engine.retriever
+    fold = engine.pack.normalizer.fold
+    places = [pl for pl in r.places(engine.skeleton.anchors(topic)) if pl.work == "X0714"]
+    shu = next(pl for pl in places if pl.layer == "daoxuan")
+    assert any(fold("開中餘藥不治") in r.folded_text(d) for d in range(shu.start, shu.end)
+               if r._in_layer(d, "daoxuan"))
+    res = engine.ask("师父生病，医生说要用药酒，这样犯戒吗？")
+    assert "飲酒戒" in res.selection.topics[0].topic.names
+    doc_of = {c.id: d for d, c in enumerate(r.chunks)}
+    combined = [m for m in res.materials if m.work == "X0714"]
+    assert all(r.chunks[doc_of[m.passage]].layer == m.layer for m in combined)
+    # 元照's word on that exemption: the sick may not drink at will (「恐謂病開而輒爾妄飲」)
+    assert any(fold("病開") in fold(m.text) for m in combined if m.layer == "yuanzhao"), \
+        [m.text[:30] for m in combined]

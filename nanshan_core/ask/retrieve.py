@@ -27,7 +27,7 @@ import marshal
 import math
 import re
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -408,6 +408,9 @@ class Retriever:
                 # sections too lost 20), and when nothing inside is found, to the search — the
                 # opening of 二衣總別篇 stood as 道宣's word on crossing a river (tune sets +3,
                 # dev +1, nothing lost beyond one gold of tune2)
+                first = self._block_choice(pl, layer, fit) if pl.block else pl.doc
+                if first != pl.doc:
+                    opening = (first, "topic", ranking.get(first, (0.0,))[0], None)
                 if pl.role != "chapter":
                     mine.append(opening)
                 # a rule's 不犯 clause joins it, on a slot of its own: askers of a situation ask
@@ -418,8 +421,9 @@ class Retriever:
                     mine.append((ex.doc, "topic", ranking.get(ex.doc, (0.0,))[0], ex.offset))
                     cap += 1
                 # the passage right after the anchor is usually its run-on already
-                inside = [d for d in (*range(pl.start, pl.doc), *range(pl.doc + 2, pl.end))
-                          if d in ranking or fit.get(d, 0.0) >= FIT_ALONE]
+                around = range(pl.start, pl.end) if pl.block else (*range(pl.start, pl.doc), *range(pl.doc + 2, pl.end))
+                inside = [d for d in around if d != first and self._in_layer(d, layer)
+                          and (d in ranking or fit.get(d, 0.0) >= FIT_ALONE)]
                 if inside and len(mine) < cap:
                     # inside a topic's own section the question's own words choose, the terms
                     # only break ties: the terms already brought the section; what tells its
@@ -473,6 +477,15 @@ class Retriever:
             take(doc, ranking[doc][1], ranking[doc][0], None)
         return picks
 
+    def _block_choice(self, pl: "Place", layer: str, fit: dict[int, float]) -> int:
+        """The paragraph of a combined edition's block a layer's place opens with: the 疏 (or 記)
+        the question's own words fit best when it fits well and better than the first, else the
+        first.  The first 疏 on a rule gives why it was made (制意); what is asked — its 犯緣, the
+        開 — often stands paragraphs on (tune sets and dev +3 gold, −1)."""
+        own = [d for d in range(pl.doc, pl.end) if self._in_layer(d, layer)]
+        best = max(own, key=lambda d: fit.get(d, 0.0), default=pl.doc)
+        return best if fit.get(best, 0.0) >= FIT_ALONE and fit.get(best, 0.0) > fit.get(pl.doc, 0.0) else pl.doc
+
     FIT_POOL = 40           # a layer's best candidates, against whose fit a section's passages are measured
 
     def _section_fit(self, ranking: dict, context: "Context", places: list["Place"]) -> dict[int, float]:
@@ -481,7 +494,8 @@ class Retriever:
         the ranking: reordering the whole layer by it lost more gold than it found (tune and dev
         sets), choosing inside a section by it found more."""
         top = sorted(ranking, key=lambda d: -ranking[d][0])[:self.FIT_POOL]
-        inside = [d for pl in places for d in range(pl.start, min(pl.end, pl.doc + self.SECTION_MAX))]
+        inside = [d for pl in places for d in range(pl.start, min(pl.end, pl.doc + self.SECTION_MAX))
+                  if self._in_layer(d, pl.layer)]
         ctx = {d: context.score(self.folded_text(d), self.avg_len) for d in dict.fromkeys(top + inside)}
         best = max(ctx.values(), default=0.0)
         return {d: v / best for d, v in ctx.items() if d in inside} if best > 0 else {}
@@ -551,7 +565,26 @@ class Retriever:
                 story = stories.get(a.work, doc) if a.role == "rule" else doc
                 start = story if doc - self.SECTION_MAX <= story < doc else doc
                 out.append(Place(a.layer, a.work, doc, max(end, doc + 1), off, start, a.role))
-        return out
+        return self._whole_blocks(out)
+
+    @staticmethod
+    def _whole_blocks(places: list[Place]) -> list[Place]:
+        """In the combined editions (戒本疏 with 行宗記, X0714; 羯磨疏 with 濟緣記, X0728) the 律, the
+        疏 and the 記 on one rule alternate paragraph by paragraph: the rule's 疏 anchor ends where
+        the first 記 begins, yet its 疏 on the 開 (「開中餘藥不治…」) stands seven paragraphs on.
+        Each layer's place there runs to the end of the whole block on the rule, and a layer's
+        own paragraphs in it are told apart later (_topic_picks, _section_fit take only the
+        layer's own)."""
+        ends: dict[str, int] = {}
+        layers: dict[str, set[str]] = {}
+        for pl in places:
+            if pl.role in ("treatment", "explains", "heading"):
+                ends[pl.work] = max(ends.get(pl.work, 0), pl.end)
+                layers.setdefault(pl.work, set()).add(pl.layer)
+        return [replace(pl, end=ends[pl.work], block=True)
+                if len(layers.get(pl.work, ())) > 1 and pl.role in ("treatment", "explains", "heading")
+                and ends[pl.work] <= pl.doc + Retriever.SECTION_MAX else pl
+                for pl in places]
 
     def material_at(self, coord: str, n: int = 1, source: str = "clue") -> Material:
         """The material that begins at a printed line (as the clue table uses it)."""
@@ -762,6 +795,7 @@ class Place:
     offset: int
     start: int              # where the section opens: doc, or before it (a rule's story)
     role: str = ""          # the anchor's role (rule, exempt, treatment …; skeleton.Anchor)
+    block: bool = False     # a combined edition's whole block on the rule (Retriever._whole_blocks)
 
 
 SYNONYM_SHARE = 0.3     # what a second word for the same idea adds to a passage's score
