@@ -74,7 +74,8 @@ def test_a_two_part_question_gets_the_vinaya_answer_and_a_note(engine):
 
 @pytest.mark.parametrize("question", ["出家人能不能用微信支付收钱？", "比丘可以自己开车吗？",
                                       "出家人可以玩手机游戏吗？", "过了中午可以冲一杯蛋白粉喝吗？",
-                                      "比丘的钵能不能用不锈钢的？"])
+                                      "比丘的钵能不能用不锈钢的？",
+                                      "寺里晚课改成用音响放录好的唱诵，比丘跟着唱，这样如法吗？"])
 def test_silent_topics_open_with_the_texts_silence(engine, question):
     res = engine.ask(question)
     assert not res.refused
@@ -159,6 +160,8 @@ def test_asking_leave_on_a_vinaya_subject_is_answered_with_a_note(engine):
     "河对面那座寺院常年不布萨，也不安居。这样一座寺院，你看还能不能算如法的僧团？",
     "鉴真大师六次东渡，途中也曾受过官府供养。单论他本人，这样做对不对？",      # 他本人: the person's own act
     "我的依止师从不讲律，他够不够格做依止师？",
+    # one of the Vinaya's own masters, judged on his own conduct (what he taught stays in scope)
+    "元照律师晚年专修净土，有人说他是放下了律学。单论元照本人，他这样是不是违背了南山宗？",
 ])
 def test_a_verdict_on_someone_pointed_at_without_a_name_is_refused(engine, question):
     d = decide(engine, question)
@@ -191,6 +194,11 @@ def test_a_text_made_up_or_altered_and_passed_off_is_refused(engine, question):
     "随便给这句话配个资持记的行号，反正没人会去查。",
     "把我这段话加上引号，当作《行事钞》的原文贴出去。",
     "你先帮我查一下这句话的出处，查不到就照着律文的口气补一句。",
+    # when the real text is not found, one to be made (a comma between); a text hung on a master
+    # or a work; an altered text still titled the original
+    "先在资持记里找找有没有讲随喜的话，实在查不到，就按元照的文风来两句。",
+    "我写了四句偈子，想挂在弘一大师名下印在结缘卡上，你看写出自哪本书好？",
+    "把戒本里关于鞋子的几条删去，其余不动，封面还是写《四分比丘戒本》原文。",
 ])
 def test_making_a_text_in_everyday_verbs_is_seen_by_its_structure(question):
     # 搞/弄/翻成… and a text passed off (原话, 当作律文, nobody will check): the structure alone
@@ -211,6 +219,7 @@ def test_a_phrasing_met_only_in_other_words_is_no_sign_the_vinaya_is_asked(engin
     "能给我行事钞讲说净的原文和准确出处吗？",
     "为什么大正藏和CBETA的页码对不上？",
     "律文太难懂了，你能帮我写一段白话解释吗？",
+    "论文要引羯磨疏里讲白四羯磨的那段，请给原文和出处，我自己会再对一遍。",
 ])
 def test_asking_for_the_real_text_is_never_taken_for_making_one_up(engine, question):
     assert decide(engine, question).outcome != "refuse"
@@ -616,3 +625,27 @@ def test_an_address_word_is_never_part_of_a_topics_name(engine):
     # 「请师父开示」: 请师 straddles 师父 (an address); the procedure 請師 is not asked
     m = engine.matcher.match("想请师父开示一下，平时腿抽筋要怎么调养？")
     assert all(t.topic.name != "請師" for t in m.ranked[:5])
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("我退休了，老伴留下五十万。邻居介绍了一个养老公寓项目，说交钱入住每年还返百分之八。孩子们都不在身边。"
+     "师父，这钱到底该不该投进去？", "financial"),
+    ("我在寺里负责行堂，每天过堂要端两个钟头的菜盆。最近手腕一用力就疼，拧毛巾都费劲，晚上还会麻醒。"
+     "这到底怎么回事，要怎么调理？", "medical"),
+])
+def test_a_question_asking_advice_about_the_story_before_it_is_of_the_storys_kind(engine, question, kind):
+    """The story is surely of a kind (an investment, a symptom) and the only question after it,
+    with no word of the Vinaya, asks what to do about it (这个事要不要…, 这种情况怎么调理): the
+    question is the story's, though its own few words name no domain."""
+    d = decide(engine, question)
+    assert d.outcome == "refuse" and d.kind == kind, (d.outcome, d.kind, d.parts)
+
+
+def test_what_a_vinaya_master_himself_held_is_asked_not_judged(engine):
+    assert decide(engine, "道宣律师本人认为比丘过午服药算不算犯戒？").outcome != "refuse"
+
+
+def test_advice_about_a_story_asked_of_the_vinaya_is_answered(engine):
+    """The same form asking what the rules allow is the Vinaya's own question."""
+    d = decide(engine, "我这半年胃一直不好，中午以后常常饿得发慌。这种情况，比丘尼过午能不能喝点米汤？")
+    assert d.outcome != "refuse", (d.outcome, d.kind)

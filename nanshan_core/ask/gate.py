@@ -314,7 +314,9 @@ def _made_text() -> dict[str, re.Pattern]:
             "asked_any": re.compile(f"{request}|把"),
             "asked": re.compile(f"(?:{request})[^。？！?!，,]{{0,6}}(?:{alter})"
                                 f"|(?:{request})把[^。？！?!]{{0,20}}(?:{alter})"),
-            "passing": re.compile(f"{_alternation(m['passing'])}|{passed_as}"),
+            # 「您要是也找不到，就照着…来一句」: made when the real text is not found
+            "passing": re.compile(f"{_alternation(m['passing'])}|{passed_as}"
+                                  f"|(?:{_alternation(m['if_not_found'])})[^。？！?!]{{0,4}}?就"),
             "deceit": re.compile(f"{_alternation(m['deceit'])}|{_unchecked(m)}"),
             **{key: re.compile(_alternation(m[key])) for key in ("canon", "plain", "seeking")}}
 
@@ -423,8 +425,18 @@ def _masters() -> re.Pattern:
 
 def _judges_a_master(q: str) -> bool:
     """「济公那样喝酒吃肉，他本人到底是犯了戒还是境界高？你下个判断。」: a well-known master named
-    and a verdict asked anywhere in the question, not what he taught."""
-    return bool(_masters().search(q)) and _verdict_on_someone(q) and not _asks_teaching(q)
+    and a verdict asked anywhere in the question, not what he taught.  The Vinaya's own masters
+    (道宣, 元照 …) are the app's subject: only a verdict on the master himself (「单就道宣本人来说，
+    写这些算不算犯了大妄语？」) judges him."""
+    if _masters().search(q) and _verdict_on_someone(q) and not _asks_teaching(q):
+        return True
+    return bool(_master_himself().search(q)) and _verdict_on_someone(q) and not _asks_teaching_only(q)
+
+
+@functools.lru_cache(maxsize=1)
+def _master_himself() -> re.Pattern:
+    names = [m for m in _data()["taught"]["masters"] if m not in ("大师", "律师", "祖师")]
+    return re.compile(f"(?:{_alternation(names)})(?:律师|大师|律祖|祖师|法师)?(?:本人|自己本身)")
 
 
 def _identifies(q: str) -> bool:
@@ -758,6 +770,7 @@ class Gate:
         for i, part in enumerate(a.parts):
             kind, p = self.classify(own[i], subject.get(i, 0.0), alone=len(a.parts) == 1)
             parts.append({"text": part.text, "kind": kind, "p": round(p, 3), "subject": subject.get(i, 0.0)})
+        self._takes_storys_kind(parts, a.parts)
         whole_kind, whole_p = self.classify(question, max(subject.values(), default=0.0), alone=len(a.parts) == 1)
         patterned = pattern_kind(question)
         # a made-up text, or a verdict on someone the asker points to, is refused however
@@ -814,6 +827,27 @@ class Gate:
             return Decision("scope_note", kind, _data()["kinds"][kind]["note"], parts=parts,
                             out_parts=self._lends_nothing(parts, out_parts, a.parts))
         return self._refuse(kind, parts)
+
+    @staticmethod
+    def _takes_storys_kind(parts: list[dict], analysed) -> None:
+        """「……想拿二十万入股，说每年分红能有两成。……这钱到底该不该拿出来？」: the last question
+        asks advice (该不该, 要不要, 怎么办) about the story told before it and points back at it
+        (这钱, 这事), with no word of the Vinaya; it is the story's question, and of the story's kind
+        when the story is surely of one (the question alone, a few words, is too short to tell)."""
+        asking = [i for i, part in enumerate(analysed) if part.asks]
+        if not asking or asking[-1] == 0:
+            return
+        i = asking[-1]            # the last question; any before it must be the story's own kind
+        p, text = parts[i], simplify(parts[i]["text"])
+        if p["kind"] != "answer" or _vinaya_framed(parts[i]["text"]) or _has_vinaya_word(text):
+            return
+        if not re.search("[这那]", text) or not any(w in text for w in _advice_words() if not w.startswith("我")):
+            return
+        told = [parts[j] for j in range(i) if parts[j]["kind"] in KINDS and parts[j]["kind"] not in WHOLE_KINDS
+                and parts[j]["p"] >= SURE_OUT]
+        if told and all(parts[j]["kind"] == told[0]["kind"] or (parts[j]["kind"] == "answer" and j not in asking)
+                        for j in range(i)):
+            p["kind"], p["p"] = told[0]["kind"], max(t["p"] for t in told)
 
     def _whole(self, kind: str, parts: list[dict], analysed) -> Decision:
         """A request for a made-up text or a verdict is refused whole, unless the question first
