@@ -40,6 +40,15 @@ def test_the_frame_of_what_is_asked_is_no_topic(engine):
     assert "k.13.manatta" not in ids[:3] and "行摩那埵法" not in [x.topic.names[0] for x in m.chosen()]
 
 
+def test_the_asking_words_invite_no_one(engine):
+    """「请问吃饭时…」: the 请 of 请问 asks; it is not the 请 of 「请师父吃饭」 (the glossary's
+    entry on invitations to a meal, whose terms 請食/受請 would fill the search)."""
+    terms = engine.ask("请问吃饭时能不能把自己的饭分一点给门口的乞丐？").selection.texts
+    assert not {"請食", "受請", "赴請"} & set(terms), terms
+    invited = engine.ask("居士想请师父到家里吃饭，师父可以去吗？").selection.texts
+    assert {"請食", "受請"} & set(invited), invited
+
+
 def test_a_topic_the_question_names_outranks_incidental_words(engine):
     m, ids = top(engine, "非时食戒要怎么持？早上赶车来不及吃饭怎么办？")
     assert ids[0] == "m.pc.37" and m.sure

@@ -137,7 +137,8 @@ def _bigrams(s: str) -> set[str]:
 # Phrases naming the asker's subject rather than the topic: removed before matching, so that
 # 「出家人…」 does not match 出家 (ordination) nor 家人 (relatives).
 _FRAME_PHRASES = re.compile(r"出家人|出家众|出家师父|出家的人|出家僧人|出家僧|出家修行的人|师父们|师父|法师们|法师|"
-                            r"比丘们|僧人|和尚们|和尚|老和尚|佛弟子|律典里|律典中|律里|律中|戒律上|按戒律|按照戒律|佛陀|佛教里|佛教")
+                            r"比丘们|僧人|和尚们|和尚|老和尚|佛弟子|律典里|律典中|律里|律中|戒律上|按戒律|按照戒律|佛陀|佛教里|佛教|"
+                            r"请问|请教|想请问")
 def frame_spans(q: str) -> list[tuple[int, int]]:
     return [m.span() for m in _FRAME_PHRASES.finditer(q)]
 
@@ -193,6 +194,21 @@ def _fuzzy(bigrams: set, qbi_at: list[tuple[int, str]], idf: dict) -> tuple[floa
     return sum(idf[b] for b in shared), several
 
 
+_ASKING = ("请问", "请教", "想请问")
+
+
+def _straddles(span: tuple[int, int], frames: list[tuple[int, int]], q: str) -> bool:
+    """Does a match take in only part of a framing phrase, or any of an asking one?  「请*吃饭」 met
+    in 「请问吃饭时能不能…」 holds the 请 of 请问, which asks and invites no one (a form may hold
+    an address whole on purpose: 跟*师父*学)."""
+    for a, b in frames:
+        if a < span[0] < b or a < span[1] < b:
+            return True
+        if span[0] <= a and b <= span[1] and q[a:b] in _ASKING:
+            return True
+    return False
+
+
 def _loose_match(form: str, q: str, frames: list[tuple[int, int]]) -> tuple[int, int] | None:
     """Span of a form of 3+ characters found in order with a few characters between (跟师父学 in 跟着师父学)."""
     if len(form) < 3:
@@ -220,7 +236,7 @@ def _coverage(e: Entry, q: str, frames: list[tuple[int, int]]) -> tuple[set[int]
     longest = 0       # the most specific single form breaks ties (赶出僧团 over 被*赶出 + 赶出*僧)
     for rx, plain in e.patterns:
         for m in rx.finditer(q):
-            if not _inside(m.span(), frames):
+            if not _inside(m.span(), frames) and not _straddles(m.span(), frames, q):
                 covered.update(range(*m.span()))
                 longest = max(longest, len(plain))
                 break
