@@ -162,6 +162,7 @@ def test_asking_leave_on_a_vinaya_subject_is_answered_with_a_note(engine):
     "我的依止师从不讲律，他够不够格做依止师？",
     # one of the Vinaya's own masters, judged on his own conduct (what he taught stays in scope)
     "元照律师晚年专修净土，有人说他是放下了律学。单论元照本人，他这样是不是违背了南山宗？",
+    "义净三藏在印度住了二十多年，听说也吃过当地的三净肉，他本人这样算不算犯戒？",   # a translator
 ])
 def test_a_verdict_on_someone_pointed_at_without_a_name_is_refused(engine, question):
     d = decide(engine, question)
@@ -643,6 +644,7 @@ def test_a_question_asking_advice_about_the_story_before_it_is_of_the_storys_kin
 
 def test_what_a_vinaya_master_himself_held_is_asked_not_judged(engine):
     assert decide(engine, "道宣律师本人认为比丘过午服药算不算犯戒？").outcome != "refuse"
+    assert decide(engine, "义净三藏从印度带回来的是哪一部律？").outcome != "refuse"
 
 
 def test_advice_about_a_story_asked_of_the_vinaya_is_answered(engine):
