@@ -651,3 +651,20 @@ def test_advice_about_a_story_asked_of_the_vinaya_is_answered(engine):
     """The same form asking what the rules allow is the Vinaya's own question."""
     d = decide(engine, "我这半年胃一直不好，中午以后常常饿得发慌。这种情况，比丘尼过午能不能喝点米汤？")
     assert d.outcome != "refuse", (d.outcome, d.kind)
+
+
+@pytest.mark.parametrize("question", [
+    "我外公杀了一辈子猪，前年走了。他现在投生到哪一道去了？",
+    "早晚课的功德都回向给众生了，功德分给这么多人以后，自己还剩下多少？",
+    "出家人修了一辈子，死后到底去了哪里？还需要别人超度吗？",
+])
+def test_where_someone_goes_after_death_is_doctrine(engine, question):
+    """Destiny after death, merit shared out, the fruit of an act in a later life: doctrine, though
+    monastic words frame the question (rules.json doctrine 'fruit')."""
+    d = decide(engine, question)
+    assert d.outcome == "refuse" and d.kind == "doctrine", (d.outcome, d.kind)
+
+
+def test_the_fruit_of_an_offence_is_the_texts_own_subject(engine):
+    """篇聚名報篇 treats what each class of offence brings: asked with the offence named, answered."""
+    assert decide(engine, "比丘犯了僧残不忏悔，死后会有什么样的果报？").outcome != "refuse"

@@ -370,10 +370,30 @@ def _makes_text(q: str) -> bool:
     return bool(rx["asked"].search(q)) and bool(rx["canon"].search(q)) and not rx["plain"].search(q)
 
 
+# an offence named: the 報 of an offence (墮地獄…) is the texts' own subject (篇聚名報篇)
+_OFFENCE_NAMED = re.compile(r"犯|罪|破戒|破了|波罗夷|僧残|波逸提|提舍尼|突吉罗|偷兰遮|根本戒|篇聚")
+
+
+@functools.lru_cache(maxsize=1)
+def _fruit() -> re.Pattern:
+    pats = _data()["kinds"]["doctrine"].get("fruit", [])
+    return re.compile("|".join(".{0,6}".join(re.escape(simplify(p)) for p in pat.split("*")) for pat in pats) or "(?!)")
+
+
+def _fruit_asked(q: str) -> bool:
+    """「他们死后到底去了哪里？」「我做的这件事将来会有什么样的果报？」「回向的功德分出去以后自己还剩
+    多少？」: where someone goes after death, what an act brings in a later life, how merit is
+    shared — asked with no offence named (「比丘犯了波罗夷，死后会有什么样的果报？」 asks the
+    texts)."""
+    return bool(_fruit().search(q)) and not _OFFENCE_NAMED.search(q)
+
+
 def pattern_kind(text: str) -> str | None:
     q = simplify(text)
     if _makes_text(q):
         return "invent"
+    if _fruit_asked(q):
+        return "doctrine"
     for kind, pats in _patterns().items():
         if any(p.search(q) for p in pats):
             if kind == "judge" and (not (names_someone(text) or _identifies(q)) or _asks_teaching_only(q)):
