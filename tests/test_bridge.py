@@ -390,3 +390,11 @@ def test_this_opening_a_question_points_back_at_the_story():
     # 「这在尼戒里算不算触？」: the story before is what is asked about (and its modern thing with it)
     a = bridge.analyse("我每天坐地铁去上课，车厢挤得难免跟人身体挨在一起。这在戒里算不算触？")
     assert all(p.asks for p in a.parts)
+
+
+def test_a_few_of_something_told_is_not_asked():
+    """「走几步会好一点」「在寺里住了几天」 tell how many; 「要几天？」 asks."""
+    a = bridge.analyse("我脚后跟疼，早上下床走几步会好一点，下午又疼。我在寺里住了几天，发现大家都赤脚经行。"
+                       "请问比丘经行时可以穿鞋吗？")
+    assert [p.asks for p in a.parts] == [False, False, True], [(p.asks, p.text) for p in a.parts]
+    assert bridge.analyse("受日最多能请几天，要白谁？").parts[0].asks

@@ -201,6 +201,8 @@ _LIST_MARKS = "、和及与"     # a list goes on after these: 「衣钵、一�
 # 「为了一位师父到底有没有犯戒的事吵翻了」: an either-or made a noun (…的事) is what a story is
 # about, not a question put to the reader
 _NOT_ASKING = re.compile(r"[前这那好十]几|几[乎十百千万]|没(?:什么|多少)"
+                         # 「走几步会好一点」「住了几天」: a few of something, told
+                         r"|几[步下天次回趟口遍年月][^，,。；;？?！!]{0,2}?(?:就|会|才|便|又|也)|[了过]几"
                          r"|(?:有没有|是不是|是否|算不算|能不能|会不会|该不该|要不要|犯没犯)"
                          r"[^，,。；;？?！!]{0,10}?的(?:事|问题|争议|争论|纠纷|说法)"
                          # 「为某位师姐到底有没有犯戒争起来」: what people quarrelled over
