@@ -291,12 +291,14 @@ def names_someone(question: str) -> bool:
 
 
 @functools.lru_cache(maxsize=1)
+def _starred(pattern: str) -> str:
+    """A rules.json pattern as a regular expression: '*' stands for up to six characters."""
+    return ".{0,6}".join(re.escape(simplify(p)) for p in pattern.split("*"))
+
+
 def _patterns() -> dict[str, list[re.Pattern]]:
-    out = {}
-    for kind, info in _data()["kinds"].items():
-        out[kind] = [re.compile(".{0,6}".join(re.escape(simplify(p)) for p in pat.split("*")))
-                     for pat in info.get("patterns", [])]
-    return out
+    return {kind: [re.compile(_starred(pat)) for pat in info.get("patterns", [])]
+            for kind, info in _data()["kinds"].items()}
 
 
 @functools.lru_cache(maxsize=1)
@@ -377,7 +379,7 @@ _OFFENCE_NAMED = re.compile(r"犯|罪|破戒|破了|波罗夷|僧残|波逸提|�
 @functools.lru_cache(maxsize=1)
 def _fruit() -> re.Pattern:
     pats = _data()["kinds"]["doctrine"].get("fruit", [])
-    return re.compile("|".join(".{0,6}".join(re.escape(simplify(p)) for p in pat.split("*")) for pat in pats) or "(?!)")
+    return re.compile("|".join(_starred(pat) for pat in pats) or "(?!)")
 
 
 def _fruit_asked(q: str) -> bool:

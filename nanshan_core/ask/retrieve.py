@@ -481,7 +481,7 @@ class Retriever:
         """The paragraph of a combined edition's block a layer's place opens with: the 疏 (or 記)
         the question's own words fit best when it fits well and better than the first, else the
         first.  The first 疏 on a rule gives why it was made (制意); what is asked — its 犯緣, the
-        開 — often stands paragraphs on (tune sets and dev +3 gold, −1)."""
+        開 — often stands paragraphs on (dev +2 gold; tune sets −1, tune17 −1: the asked 制意)."""
         own = [d for d in range(pl.doc, pl.end) if self._in_layer(d, layer)]
         best = max(own, key=lambda d: fit.get(d, 0.0), default=pl.doc)
         return best if fit.get(best, 0.0) >= FIT_ALONE and fit.get(best, 0.0) > fit.get(pl.doc, 0.0) else pl.doc

@@ -194,7 +194,7 @@ def _fuzzy(bigrams: set, qbi_at: list[tuple[int, str]], idf: dict) -> tuple[floa
     return sum(idf[b] for b in shared), several
 
 
-_ASKING = ("请问", "请教", "想请问")
+_ASKING_WORDS = ("请问", "请教", "想请问")
 
 
 def _straddles(span: tuple[int, int], frames: list[tuple[int, int]], q: str) -> bool:
@@ -204,7 +204,7 @@ def _straddles(span: tuple[int, int], frames: list[tuple[int, int]], q: str) -> 
     for a, b in frames:
         if a < span[0] < b or a < span[1] < b:
             return True
-        if span[0] <= a and b <= span[1] and q[a:b] in _ASKING:
+        if span[0] <= a and b <= span[1] and q[a:b] in _ASKING_WORDS:
             return True
     return False
 
