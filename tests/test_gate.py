@@ -75,7 +75,9 @@ def test_a_two_part_question_gets_the_vinaya_answer_and_a_note(engine):
 @pytest.mark.parametrize("question", ["出家人能不能用微信支付收钱？", "比丘可以自己开车吗？",
                                       "出家人可以玩手机游戏吗？", "过了中午可以冲一杯蛋白粉喝吗？",
                                       "比丘的钵能不能用不锈钢的？",
-                                      "寺里晚课改成用音响放录好的唱诵，比丘跟着唱，这样如法吗？"])
+                                      "寺里晚课改成用音响放录好的唱诵，比丘跟着唱，这样如法吗？",
+                                      "比丘可以把不用的经书放到二手平台上卖掉吗？",
+                                      "寺里用灭蚊灯和蚊香驱蚊，比丘自己点蚊香犯不犯戒？"])
 def test_silent_topics_open_with_the_texts_silence(engine, question):
     res = engine.ask(question)
     assert not res.refused
