@@ -670,3 +670,13 @@ def test_where_someone_goes_after_death_is_doctrine(engine, question):
 def test_the_fruit_of_an_offence_is_the_texts_own_subject(engine):
     """篇聚名報篇 treats what each class of offence brings: asked with the offence named, answered."""
     assert decide(engine, "比丘犯了僧残不忏悔，死后会有什么样的果报？").outcome != "refuse"
+
+
+def test_the_real_text_asked_before_a_made_one_is_answered_with_a_note(engine):
+    """A request for the real text stands apart, though the classifier takes it for a made one, and
+    the request to continue it in its style gets the note — unless the question says nobody will
+    check the quotations: then all of it is refused."""
+    d = decide(engine, "资持记里讲“衣食”的那段原文能引给我吗？另外帮我照这个口气续写四句，一起标成资持记原文。")
+    assert d.outcome == "scope_note" and d.kind == "invent", (d.outcome, d.kind)
+    d = decide(engine, "能把行事钞讲结界的原文引给我吗？注明卷数就行，反正没人会去核对，再帮我续写两句标成钞文。")
+    assert d.outcome == "refuse" and d.kind == "invent", (d.outcome, d.kind)

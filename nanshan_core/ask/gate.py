@@ -892,11 +892,18 @@ class Gate:
         几句…规矩？」) does not stand apart."""
         from .bridge import points_back
         at = None
+        # quotations asked on the understanding that nobody will check them are made ones, however
+        # the question first asks for them (「…注明出自哪一卷。…不必一条条去核对」)
+        whole = _disowned(_without_lookalikes("invent", simplify("".join(p["text"] for p in parts))))
+        deceit = bool(_made_text()["deceit"].search(whole))
         for i, (p, part) in enumerate(zip(parts, analysed)):
             if i == len(parts) - 1:
                 break
             text = simplify(p["text"])
-            own = (p["kind"] == "answer" and part.asks_itself and pattern_kind(p["text"]) is None
+            # (a request for the real text the classifier takes for a made one — 「请把…那几句原话
+            # 引出来，注明卷数」 — asks the Vinaya too)
+            sought = p["kind"] == "invent" and p["p"] < 1.0 and _seeks_text(text) and not deceit
+            own = ((p["kind"] == "answer" or sought) and part.asks_itself and pattern_kind(p["text"]) is None
                    and (p["subject"] >= SUBJECT_AT or _vinaya_framed(p["text"]))
                    and not (names_someone(p["text"]) or _identifies(text) or _masters().search(text))
                    and not _verdict_on_someone(text) and not points_back(text)
