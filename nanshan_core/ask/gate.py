@@ -307,6 +307,7 @@ def _made_text() -> dict[str, re.Pattern]:
     make, alter, text = _alternation(m["make"]), _alternation(m["alter"]), _alternation(m["text"])
     whole = _alternation([w for w in m["make"] if any(t in w for t in m["text"])])   # 补一句, 整一段
     request = _alternation(_REQUEST)
+    named = _alternation(_data()["taught"]["masters"] + _data()["masters"])
     # passed off as what: 当作《戒本疏》的原文, 说是…原话
     passed_as = f"(?:{_alternation(m['passing_as'])})[^。？！?!]{{0,10}}(?:{_alternation(m['passing_what'])})"
     # 「元照律师还写了哪些著作」: a text already made (写了, 编过) is told of, not asked for
@@ -316,9 +317,11 @@ def _made_text() -> dict[str, re.Pattern]:
             "asked_any": re.compile(f"{request}|把"),
             "asked": re.compile(f"(?:{request})[^。？！?!，,]{{0,6}}(?:{alter})"
                                 f"|(?:{request})把[^。？！?!]{{0,20}}(?:{alter})"),
-            # 「您要是也找不到，就照着…来一句」: made when the real text is not found
+            # 「您要是也找不到，就照着…来一句」: made when the real text is not found; 「造一句元照律师
+            # 的话」: made in a master's name
             "passing": re.compile(f"{_alternation(m['passing'])}|{passed_as}"
-                                  f"|(?:{_alternation(m['if_not_found'])})[^。？！?!]{{0,4}}?就"),
+                                  f"|(?:{_alternation(m['if_not_found'])})[^。？！?!]{{0,4}}?就"
+                                  f"|(?:{make})(?:[一两几三四五六七八九十数]?[句段条则篇])?(?:{named})[^。？！?!]{{0,4}}的(?:话|原话|语录|教言)"),
             "deceit": re.compile(f"{_alternation(m['deceit'])}|{_unchecked(m)}"),
             **{key: re.compile(_alternation(m[key])) for key in ("canon", "plain", "seeking")}}
 
