@@ -177,7 +177,9 @@ _OFFENCE_ASKED = re.compile(r"(?:算不算|算是|是不是|是否|会不会|犯
 # of another domain is the Vinaya's question (販賣, 言人), not advice on the thing itself
 _MONASTIC = r"出家人|比丘尼?|沙弥尼?|和尚|僧人|僧尼|尼师|式叉摩那"
 _MONASTIC_LEAVE = re.compile(rf"(?:{_MONASTIC})[^，。？！]{{0,4}}"
-                             r"(?:可以|可不可以|能不能|能否|允许|允不允许|准不准|许不许)[^，。？！]{1,12}(?:吗|么|？|\?|$)")
+                             r"(?:可以|可不可以|能不能|能否|能够?|允许|允不允许|准不准|许不许)"
+                             # 「比丘能看风水吗」 asks leave; 「师父能帮我算算吗」 asks the reader to do it
+                             r"(?![^，。？！]{0,3}(?:帮|给|替)我)[^，。？！]{1,12}(?:吗|么|？|\?|$)")
 
 
 # 「出家师父吃饭是不是要饭和菜汤搭配着吃？」: what a monastic must or must not do is the Vinaya's
@@ -365,6 +367,8 @@ def _makes_text(q: str) -> bool:
     Words: rules.json 'made_text' (look-alikes such as 编号 blanked out first, as for the invent
     kind's domain words)."""
     q = _disowned(_without_lookalikes("invent", q))
+    if _made_by_another(q):
+        return False
     rx = _made_text()
     if rx["passed_as"].search(q) and rx["asked_any"].search(_untold(q)):
         return True               # 「把我这段话……当作《行事钞》的原文贴出去」: the asker's own text
@@ -373,6 +377,20 @@ def _makes_text(q: str) -> bool:
     if rx["passing"].search(q):
         return True
     return bool(rx["asked"].search(q)) and bool(rx["canon"].search(q)) and not rx["plain"].search(q)
+
+
+# 「比丘为了劝人持戒，自己编个故事说是佛陀的本生，算不算妄语？」: a text someone else made, and
+# whether making it is an offence (妄語, 兩舌 …), is the texts' question on that monk's act; the
+# app is asked to make nothing (「你帮我编一段…算不算犯戒」 still asks it to)
+_MADE_BY_ANOTHER = re.compile(rf"(?:{_MONASTIC}|他|她|有人|有位|某)[^。？！]{{0,16}}"
+                              r"(?:编|造|捏造|杜撰|假托|伪造|改)")
+_TELLING_OFFENCE = re.compile(r"(?:算不算|算是|是不是|是否|会不会|犯不犯|犯了?|属于)[^，。？！]{0,2}"
+                              r"(?:犯|破|大?妄语|两舌|恶口|绮语|诳)|妄语(?:吗|么|罪|戒)")
+_ASKS_ME = re.compile(r"(?:帮|给|替|为)我|(?:你|您)(?:来|就|先|直接)?(?:帮|给|替)?(?:编|写|造|拟|改)")
+
+
+def _made_by_another(q: str) -> bool:
+    return bool(_MADE_BY_ANOTHER.search(q)) and bool(_TELLING_OFFENCE.search(q)) and not _ASKS_ME.search(q)
 
 
 # an offence named: the 報 of an offence (墮地獄…) is the texts' own subject (篇聚名報篇)
@@ -402,6 +420,8 @@ def pattern_kind(text: str) -> str | None:
     for kind, pats in _patterns().items():
         if any(p.search(q) for p in pats):
             if kind == "judge" and (not (names_someone(text) or _identifies(q)) or _asks_teaching_only(q)):
+                continue
+            if kind == "invent" and _made_by_another(q):
                 continue
             return kind
     return None
@@ -715,7 +735,7 @@ class Gate:
         # what the texts rule (律里对比丘参与诉讼有什么规定), whether an act is an offence, or leave
         # asked for a monastic: the Vinaya's own question, whatever domain its thing comes from
         of_the_texts = not advice and any(w in q for w in _text_words())
-        offence = bool(_OFFENCE_ASKED.search(q))
+        offence = bool(_OFFENCE_ASKED.search(q)) or bool(_TELLING_OFFENCE.search(q))
         vinaya_form = offence or bool(_MONASTIC_LEAVE.search(q)) or of_the_texts
         if kind and not (kind not in WHOLE_KINDS and vinaya_form):
             return kind, 1.0
