@@ -248,6 +248,8 @@ def test_a_phrasing_met_only_in_other_words_is_no_sign_the_vinaya_is_asked(engin
     "为什么大正藏和CBETA的页码对不上？",
     "律文太难懂了，你能帮我写一段白话解释吗？",
     "论文要引羯磨疏里讲白四羯磨的那段，请给原文和出处，我自己会再对一遍。",
+    # the real source of a saying going round
+    "朋友圈里有人转发一句“宁可持戒而死”，说是道宣律师讲的，我查了半天没找到。想请教它真实的出处。",
 ])
 def test_asking_for_the_real_text_is_never_taken_for_making_one_up(engine, question):
     assert decide(engine, question).outcome != "refuse"
