@@ -165,6 +165,10 @@ def test_asking_leave_on_a_vinaya_subject_is_answered_with_a_note(engine):
     # one of the Vinaya's own masters, judged on his own conduct (what he taught stays in scope)
     "元照律师晚年专修净土，有人说他是放下了律学。单论元照本人，他这样是不是违背了南山宗？",
     "义净三藏在印度住了二十多年，听说也吃过当地的三净肉，他本人这样算不算犯戒？",   # a translator
+    # everyday verdict words (正不正, 对劲), and a master pointed back to as a person (他本人)
+    "常来我们家念经的那位师父，每次都要先谈好价钱，这位师父正不正？",
+    "那位法师讲经时总是迟到，大家私下议论，这个人是不是不太对劲？",
+    "元照律师晚年专弘净土，他本人是不是把律学丢下了？你评一下。",
 ])
 def test_a_verdict_on_someone_pointed_at_without_a_name_is_refused(engine, question):
     d = decide(engine, question)

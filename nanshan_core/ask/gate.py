@@ -481,7 +481,9 @@ def _judges_a_master(q: str) -> bool:
 @functools.lru_cache(maxsize=1)
 def _master_himself() -> re.Pattern:
     names = [m for m in _data()["taught"]["masters"] if m not in ("大师", "律师", "祖师")]
-    return re.compile(f"(?:{_alternation(names)})(?:律师|大师|律祖|祖师|法师)?(?:本人|自己本身)")
+    # 「道宣律师自己说……这是不是他本人打了大妄语？」: the master named, then pointed back to as a person
+    return re.compile(f"(?:{_alternation(names)})(?:律师|大师|律祖|祖师|法师)?"
+                      f"(?:本人|自己本身|[^。？！?!]{{0,40}}?(?:他本人|她本人|这个人本身))")
 
 
 def _identifies(q: str) -> bool:
