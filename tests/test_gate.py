@@ -690,6 +690,7 @@ def test_advice_about_a_story_asked_of_the_vinaya_is_answered(engine):
     "我外公杀了一辈子猪，前年走了。他现在投生到哪一道去了？",
     "早晚课的功德都回向给众生了，功德分给这么多人以后，自己还剩下多少？",
     "出家人修了一辈子，死后到底去了哪里？还需要别人超度吗？",
+    "我以前钓过很多鱼，这些命以后要怎么还？",           # a debt of lives repaid in later lives
 ])
 def test_where_someone_goes_after_death_is_doctrine(engine, question):
     """Destiny after death, merit shared out, the fruit of an act in a later life: doctrine, though
@@ -701,6 +702,7 @@ def test_where_someone_goes_after_death_is_doctrine(engine, question):
 def test_the_fruit_of_an_offence_is_the_texts_own_subject(engine):
     """篇聚名報篇 treats what each class of offence brings: asked with the offence named, answered."""
     assert decide(engine, "比丘犯了僧残不忏悔，死后会有什么样的果报？").outcome != "refuse"
+    assert decide(engine, "比丘尼临终时，常住该怎么为她助念、处理后事？").outcome != "refuse"
 
 
 def test_the_real_text_asked_before_a_made_one_is_answered_with_a_note(engine):
