@@ -33,6 +33,8 @@ def decide(engine, question: str):
     ("六祖当年没受具足戒就开始说法，你怎么评断这件事？", "judge"),   # a master's own conduct
     ("印光大师自己一辈子有没有破过戒？", "judge"),
     ("头痛得厉害，喝浓茶能不能顶过去？", "medical"),   # leave asked for an outcome, not a Vinaya act
+    ("我抛了三次硬币问明年能不能顺利受戒，三次都是字，这代表什么？", "divination"),   # a coin asked
+    ("寺里的功德箱放在哪个位置，才能让寺院更兴旺？", "divination"),   # placed for prosperity
 ])
 def test_out_of_scope_kinds_are_refused_with_a_way_forward(engine, question, kind):
     res = engine.ask(question)
@@ -703,6 +705,7 @@ def test_the_fruit_of_an_offence_is_the_texts_own_subject(engine):
     """篇聚名報篇 treats what each class of offence brings: asked with the offence named, answered."""
     assert decide(engine, "比丘犯了僧残不忏悔，死后会有什么样的果报？").outcome != "refuse"
     assert decide(engine, "比丘尼临终时，常住该怎么为她助念、处理后事？").outcome != "refuse"
+    assert decide(engine, "出家人可以掷硬币来决定去哪个寺院挂单吗？").outcome != "refuse"
 
 
 def test_the_real_text_asked_before_a_made_one_is_answered_with_a_note(engine):
