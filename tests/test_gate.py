@@ -191,6 +191,7 @@ def test_a_case_told_of_any_monk_is_the_texts_own_question(engine, question):
     "有个沙弥为了让居士多供养，自己编个感应故事说是亲眼见的，算不算妄语？",
     "出家人能看风水吗",
     "比丘尼能看相吗",
+    "出家人可以掷硬币来决定去哪个寺院挂单吗？",
 ])
 def test_what_a_monastic_makes_up_or_may_do_is_asked_of_the_texts(engine, question):
     """A text someone else made up, asked as 妄語, and leave asked with 能…吗 for a monastic to
@@ -705,7 +706,6 @@ def test_the_fruit_of_an_offence_is_the_texts_own_subject(engine):
     """篇聚名報篇 treats what each class of offence brings: asked with the offence named, answered."""
     assert decide(engine, "比丘犯了僧残不忏悔，死后会有什么样的果报？").outcome != "refuse"
     assert decide(engine, "比丘尼临终时，常住该怎么为她助念、处理后事？").outcome != "refuse"
-    assert decide(engine, "出家人可以掷硬币来决定去哪个寺院挂单吗？").outcome != "refuse"
 
 
 def test_the_real_text_asked_before_a_made_one_is_answered_with_a_note(engine):
