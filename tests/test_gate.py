@@ -34,7 +34,6 @@ def decide(engine, question: str):
     ("印光大师自己一辈子有没有破过戒？", "judge"),
     ("头痛得厉害，喝浓茶能不能顶过去？", "medical"),   # leave asked for an outcome, not a Vinaya act
     ("我抛了三次硬币问明年能不能顺利受戒，三次都是字，这代表什么？", "divination"),   # a coin asked
-    ("寺里的功德箱放在哪个位置，才能让寺院更兴旺？", "divination"),   # placed for prosperity
 ])
 def test_out_of_scope_kinds_are_refused_with_a_way_forward(engine, question, kind):
     res = engine.ask(question)
@@ -167,14 +166,30 @@ def test_asking_leave_on_a_vinaya_subject_is_answered_with_a_note(engine):
     # one of the Vinaya's own masters, judged on his own conduct (what he taught stays in scope)
     "元照律师晚年专修净土，有人说他是放下了律学。单论元照本人，他这样是不是违背了南山宗？",
     "义净三藏在印度住了二十多年，听说也吃过当地的三净肉，他本人这样算不算犯戒？",   # a translator
-    # everyday verdict words (正不正, 对劲), and a master pointed back to as a person (他本人)
+    # an everyday verdict word (正不正), and a master pointed back to as a person (他本人)
     "常来我们家念经的那位师父，每次都要先谈好价钱，这位师父正不正？",
-    "那位法师讲经时总是迟到，大家私下议论，这个人是不是不太对劲？",
     "元照律师晚年专弘净土，他本人是不是把律学丢下了？你评一下。",
 ])
 def test_a_verdict_on_someone_pointed_at_without_a_name_is_refused(engine, question):
     d = decide(engine, question)
     assert d.outcome == "refuse" and d.kind == "judge"
+
+
+@pytest.mark.parametrize("question", [
+    "我们寺里两位师父为了过午能不能喝豆浆争起来了，到底谁对谁错？",
+    "我们寺的两位师父为袈裟怎么搭吵了起来，一位说要偏袒右肩，一位说通肩，到底谁对谁错？请您评评。",
+    "我师父最近身体不对劲，常住让他吃药，律里病比丘可以非时服药吗？",
+    "那位法师说过午不食是小乘的，这种说法正不正确？",
+    # and the same everyday words around a Vinaya question: a good place to spend the rains, a
+    # sangha that prospers (earlier 'fruit' and divination patterns 去*好地方, 才能*兴旺 refused these)
+    "我们几位比丘尼想去个好地方结夏安居，律里对安居的处所有什么要求？",
+    "比丘怎样做才能保僧团兴旺，不致衰败？",
+])
+def test_everyday_words_of_a_kind_around_a_vinaya_question_do_not_refuse_it(engine, question):
+    """Who is right in a dispute over a practice, whether a claim is correct, a body 不对劲: the
+    practice is the texts' question; words that judge a person (正不正 of a master) must not
+    reach these (an earlier 谁对谁错, 对劲, 评评 in the verdict words refused all four)."""
+    assert decide(engine, question).outcome != "refuse"
 
 
 @pytest.mark.parametrize("question", [
