@@ -367,8 +367,6 @@ def _makes_text(q: str) -> bool:
     Words: rules.json 'made_text' (look-alikes such as 编号 blanked out first, as for the invent
     kind's domain words)."""
     q = _disowned(_without_lookalikes("invent", q))
-    if _made_by_another(q):
-        return False
     rx = _made_text()
     if rx["passed_as"].search(q) and rx["asked_any"].search(_untold(q)):
         return True               # 「把我这段话……当作《行事钞》的原文贴出去」: the asker's own text
@@ -381,16 +379,16 @@ def _makes_text(q: str) -> bool:
 
 # 「比丘为了劝人持戒，自己编个故事说是佛陀的本生，算不算妄语？」: a text someone else made, and
 # whether making it is an offence (妄語, 兩舌 …), is the texts' question on that monk's act; the
-# app is asked to make nothing (「你帮我编一段…算不算犯戒」 still asks it to)
+# app is asked to make nothing (「你帮我编一段…算不算犯戒」 still asks it to: _requests)
 _MADE_BY_ANOTHER = re.compile(rf"(?:{_MONASTIC}|他|她|有人|有位|某)[^。？！]{{0,16}}"
                               r"(?:编|造|捏造|杜撰|假托|伪造|改)")
+# whether an act is an offence of speech (算不算妄语) — beside _OFFENCE_ASKED's 算不算犯/破
 _TELLING_OFFENCE = re.compile(r"(?:算不算|算是|是不是|是否|会不会|犯不犯|犯了?|属于)[^，。？！]{0,2}"
                               r"(?:犯|破|大?妄语|两舌|恶口|绮语|诳)|妄语(?:吗|么|罪|戒)")
-_ASKS_ME = re.compile(r"(?:帮|给|替|为)我|(?:你|您)(?:来|就|先|直接)?(?:帮|给|替)?(?:编|写|造|拟|改)")
 
 
 def _made_by_another(q: str) -> bool:
-    return bool(_MADE_BY_ANOTHER.search(q)) and bool(_TELLING_OFFENCE.search(q)) and not _ASKS_ME.search(q)
+    return bool(_MADE_BY_ANOTHER.search(q)) and bool(_TELLING_OFFENCE.search(q)) and not _requests(q)
 
 
 # an offence named: the 報 of an offence (墮地獄…) is the texts' own subject (篇聚名報篇)
@@ -413,7 +411,8 @@ def _fruit_asked(q: str) -> bool:
 
 def pattern_kind(text: str) -> str | None:
     q = simplify(text)
-    if _makes_text(q):
+    another = _made_by_another(q)       # neither the structure nor the invent patterns apply
+    if not another and _makes_text(q):
         return "invent"
     if _fruit_asked(q):
         return "doctrine"
@@ -421,7 +420,7 @@ def pattern_kind(text: str) -> str | None:
         if any(p.search(q) for p in pats):
             if kind == "judge" and (not (names_someone(text) or _identifies(q)) or _asks_teaching_only(q)):
                 continue
-            if kind == "invent" and _made_by_another(q):
+            if kind == "invent" and another:
                 continue
             return kind
     return None
