@@ -15,6 +15,7 @@ from nanshan_core.corpus import coords
 
 # Marked for translation here, translated where shown (``label``), so a language switch needs no reload.
 SOURCE_LABELS = {"glossary": QT_TRANSLATE_NOOP("citations", "词表"), "question": QT_TRANSLATE_NOOP("citations", "问句"),
+                 "map": QT_TRANSLATE_NOOP("citations", "词对照"),
                  "offence": QT_TRANSLATE_NOOP("citations", "罪名"), "user": QT_TRANSLATE_NOOP("citations", "自定"),
                  "model": QT_TRANSLATE_NOOP("citations", "模型"), "topic": QT_TRANSLATE_NOOP("citations", "主题")}
 LEVEL_LABELS = {"line": QT_TRANSLATE_NOOP("citations", "行级"), "paragraph": QT_TRANSLATE_NOOP("citations", "段级"),

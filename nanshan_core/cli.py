@@ -221,7 +221,7 @@ def format_result(res) -> str:
         out.append(f"{how}：" + "、".join(t["label"] for t in d["topics"]) + L(f"（把握 {d['confidence']:.2f}）"))
     if d["suggestions"]:
         out.append(L("未能确定问的是哪一条。您是否想问：") + "；".join(f"{t['label']}（{t['id']}）" for t in d["suggestions"]))
-    src = {"glossary": "词表", "question": "问句", "offence": "罪名", "model": "模型", "user": "自定", "topic": "主题"}
+    src = {"glossary": "词表", "question": "问句", "map": "词对照", "offence": "罪名", "model": "模型", "user": "自定", "topic": "主题"}
     out.append(L("检索用语：") + ("、".join(f"{t['text']}（{L(src.get(t['source'], t['source']))}）"
                                        for t in d["term_sources"]) or L("（无）")))
     if res.selection.dropped:

@@ -398,3 +398,21 @@ def test_a_few_of_something_told_is_not_asked():
                        "请问比丘经行时可以穿鞋吗？")
     assert [p.asks for p in a.parts] == [False, False, True], [(p.asks, p.text) for p in a.parts]
     assert bridge.analyse("受日最多能请几天，要白谁？").parts[0].asks
+
+
+def test_a_thing_no_glossary_entry_names_is_searched_by_its_classical_name(engine):
+    # a pillow has no glossary entry; the word map knows the texts call it 枕, and 四分律's
+    # ruling on it (「時諸比丘無枕，佛言：「聽作。」」) is what a reader asking about pillows wants
+    res = engine.ask("上个月我去井边打水时摔了一跤。寺里的师父们睡觉能用枕头吗？")
+    mapped = [t.text for t in res.selection.terms if t.source == "map"]
+    assert "枕" in mapped
+    assert "井" not in mapped, "a thing of the story, not of the question"
+    pillow = engine.pack.line("T22n1428_p0937b10").id
+    assert any(pillow in m.line_ids() for m in res.materials if m.layer == "vinaya"), \
+        [m.start_coord for m in res.materials if m.layer == "vinaya"]
+
+
+def test_a_common_act_of_the_word_map_is_no_search_term(engine):
+    # 睡觉 maps to 臥/眠, words of thousands of passages: they name no thing asked about
+    res = engine.ask("出家人白天可以睡觉吗？")
+    assert not {"臥", "眠"} & {t.text for t in res.selection.terms if t.source == "map"}

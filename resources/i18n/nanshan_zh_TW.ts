@@ -1349,6 +1349,10 @@
             <translation>問句</translation>
         </message>
         <message>
+            <source>词对照</source>
+            <translation>詞對照</translation>
+        </message>
+        <message>
             <source>罪名</source>
             <translation>罪名</translation>
         </message>
