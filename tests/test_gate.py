@@ -731,3 +731,12 @@ def test_the_real_text_asked_before_a_made_one_is_answered_with_a_note(engine):
     assert d.outcome == "scope_note" and d.kind == "invent", (d.outcome, d.kind)
     d = decide(engine, "能把行事钞讲结界的原文引给我吗？注明卷数就行，反正没人会去核对，再帮我续写两句标成钞文。")
     assert d.outcome == "refuse" and d.kind == "invent", (d.outcome, d.kind)
+
+
+def test_a_red_envelope_of_cash_is_money_the_texts_name(engine):
+    # a red envelope handed over holds 錢, which the texts rule on by name: no 「律典对此无明文」;
+    # one sent through a phone app is the electronic payment they never mention
+    res = engine.ask("过年时长辈给的红包，出家的侄子能收下吗？")
+    assert not res.refused and not res.answer.text.startswith("律典对此无明文")
+    assert "捉錢" in res.selection.texts or "受金銀" in res.selection.texts
+    assert decide(engine, "师父能不能抢微信红包？").outcome == "silent"
