@@ -290,7 +290,7 @@ def test_what_someone_else_said_or_asked_is_told_not_asked():
     """「监院说常住可以先借给我。」 reports what was said; 「我想问可以吗」 and a question mark ask."""
     a = bridge.analyse("母亲要做手术。监院说常住账上有钱可以先借给我，以后慢慢还。律里比丘能不能借用常住的财物？")
     assert [p.asks for p in a.parts][-2:] == [False, True]
-    assert bridge._asks("我想问出家人可以吃蒜吗") and bridge._asks("师父说可以，真的可以？")
+    assert bridge.asks("我想问出家人可以吃蒜吗") and bridge.asks("师父说可以，真的可以？")
 
 
 def test_the_story_before_the_asker_narrows_the_question_is_not_asked():

@@ -740,3 +740,27 @@ def test_a_red_envelope_of_cash_is_money_the_texts_name(engine):
     assert not res.refused and not res.answer.text.startswith("律典对此无明文")
     assert "捉錢" in res.selection.texts or "受金銀" in res.selection.texts
     assert decide(engine, "师父能不能抢微信红包？").outcome == "silent"
+
+
+@pytest.mark.parametrize("question", [
+    "我在医院做护工，常常照顾住院的老人，想问一下出家人生病的时候可以请俗人照顾吗？",
+    "我舅舅是派出所的民警，经常处理打架的事，他好奇和尚之间打架在戒律里怎么处理？",
+    "我最近迷上了看星座运势，不过今天想问的是，尼姑每天早上要做哪些功课？",
+])
+def test_a_story_clause_with_a_kinds_words_is_the_occasion_not_the_question(engine, question):
+    # one sentence: the story (a hospital, the police, horoscopes) first, then a question about
+    # monastics as a class; the story's words do not make the question the kind's
+    assert decide(engine, question).outcome != "refuse"
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("我在寺里做义工，最近腰疼得厉害，该吃什么药？", "medical"),
+    ("我们寺的住持天天开豪车，你说他是不是个假和尚？", "judge"),
+    ("想请你虚构一段佛陀和阿难的对话，讨论出家人能不能用手机，写得像律文一样。", "invent"),
+    ("我想把俗家的宅基地转给堂哥，出家人还能不能继承宅基地？", "legal"),
+])
+def test_a_story_then_the_kinds_own_request_is_still_refused(engine, question, kind):
+    # the last clause asks the asker's advice, points at someone, or the story itself asks
+    # the app for a made text or is the asker's own plan
+    d = decide(engine, question)
+    assert d.outcome == "refuse" and d.kind == kind, (d.outcome, d.kind)

@@ -256,7 +256,7 @@ def analyse(question: str) -> Analysis:
         parts = [Part(0, len(q), q)]
     whole_nun = bool(_nun_words().search(q))
     for p in parts:
-        p.asks = p.asks_itself = _asks(p.text)
+        p.asks = p.asks_itself = asks(p.text)
         if _nun_words().search(p.text):
             p.nun = True
             p.both = bool(_MONKS_TOO.search(p.text))
@@ -283,10 +283,12 @@ def _opens_part(q: str, k: int, cuts: set[int]) -> bool:
         return True
     if is_word_char(q[k - 1]) or q[k - 1] in _LIST_MARKS:
         return False
-    return _asks(q[max(c for c in cuts if c < k):k])
+    return asks(q[max(c for c in cuts if c < k):k])
 
 
-def _asks(text: str) -> bool:
+def asks(text: str) -> bool:
+    """Does a text ask something (or request it of the reader), once announcements (我想问：)
+    and, without a question mark, speech reported (医生问我们…) are set aside?"""
     if "？" not in text and "?" not in text:
         text = _REPORTED.sub("", text)
     return bool(_ASKING.search(_NOT_ASKING.sub("", _ANNOUNCES.sub("", text))))
