@@ -764,3 +764,11 @@ def test_a_story_then_the_kinds_own_request_is_still_refused(engine, question, k
     # the app for a made text or is the asker's own plan
     d = decide(engine, question)
     assert d.outcome == "refuse" and d.kind == kind, (d.outcome, d.kind)
+
+
+def test_a_thing_of_the_story_is_silent_only_when_the_question_asks_of_it(engine):
+    # the train is the occasion; the question about the nuns' precepts stands alone
+    res = engine.ask("昨天坐高铁去五台山，一路上都在想，比丘尼受的戒为什么比比丘多那么多？")
+    assert not res.refused and not res.answer.text.startswith("律典对此无明文")
+    # 「律里有没有限制」 asks the rules of the story's own act: the plane is what is asked of
+    assert decide(engine, "比丘坐飞机出国弘法，律里有没有限制？").outcome == "silent"

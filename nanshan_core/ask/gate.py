@@ -596,6 +596,12 @@ def _question_clause(text: str) -> int:
     return 0
 
 
+def _stands_alone(clause: str) -> bool:
+    """A question clause with content of its own beyond the class it asks of (「出家人离开自己的衣
+    有什么规定」), not one that only asks the rules about the story (「律里有没有限制」)."""
+    return _content(_CLASS_SUBJECT.sub("", simplify(clause))) > FOLLOW_UP
+
+
 _PRACTICE = re.compile(r"^(?:那)?(?:这样|这么做|这种做法|这种情况|这种事|如此|那样)")
 # the asking words a clause may open with before its subject (「请问这样做有没有犯戒」 asks of the act)
 _ASKS_OPENING = re.compile(r"^(?:我?想)?(?:请问|请教|问一下|问问|想问)(?:一下)?[，,：:\s]*")
@@ -836,7 +842,7 @@ class Gate:
         return best, strength
 
     def decide(self, question: str, matches=None) -> Decision:
-        from .bridge import analyse, narrowed_from
+        from .bridge import analyse, narrowed_from, points_back
         a = matches.analysis if matches is not None else analyse(question)
         subject = self._subjects(a, matches)
         parts = []
@@ -891,7 +897,8 @@ class Gate:
         if whole:
             return self._whole(whole[0]["kind"], parts, a.parts)
         # a thing of a story part (「坐了一天高铁」 on the way to the question) is not asked about
-        asked = [told[i] for i, part in enumerate(a.parts) if part.asks and i >= first]
+        asked = [own[i] if cut[i] and _stands_alone(own[i]) and not points_back(own[i]) else told[i]
+                 for i, part in enumerate(a.parts) if part.asks and i >= first]
         silent = silent_things("".join(asked) or question)
         advice = any(w in q for w in _advice_words())
         # a thing the texts never name, asked of the Vinaya (出家人能不能用微信支付); the same thing
