@@ -772,3 +772,6 @@ def test_a_thing_of_the_story_is_silent_only_when_the_question_asks_of_it(engine
     assert not res.refused and not res.answer.text.startswith("律典对此无明文")
     # 「律里有没有限制」 asks the rules of the story's own act: the plane is what is asked of
     assert decide(engine, "比丘坐飞机出国弘法，律里有没有限制？").outcome == "silent"
+    # 「我想问师父们…」 announces the question; it points at no one's own master
+    assert decide(engine, "我们一家开车去山上的寺院，停车的时候看到师父在扫地，我想问师父们可以自己种菜吗？").outcome \
+        == "answer"

@@ -572,6 +572,7 @@ _CLASS_SUBJECT = re.compile(r"出家人|出家师父|出家众|出家男众|出�
 # … unless its question points back at someone or asks advice for the asker
 _TAIL_POINTS = re.compile(r"[他她]|这位|那位|此人|我该|我要不要|我应该|怎么办|帮我|给我|替我|你说|你看|您看")
 _CLAUSE_CUT = re.compile(r"[，,：:；;]")
+_ANNOUNCED = re.compile(r"^(?:我|弟子|末学)?(?:想|很)?(?:请问|请教|问问?|知道|了解|好奇)(?:一下)?")
 
 
 def _question_clause(text: str) -> int:
@@ -589,7 +590,7 @@ def _question_clause(text: str) -> int:
     for c in reversed([m.end() for m in _CLAUSE_CUT.finditer(q)]):
         tail, story = q[c:], q[:c]
         if _CLASS_SUBJECT.search(tail) and asks(tail) and not _TAIL_POINTS.search(tail):
-            if _pointer().search(tail) or _requests(story) or _OWN_PLAN.search(story) \
+            if _pointer().search(_ANNOUNCED.sub("", tail)) or _requests(story) or _OWN_PLAN.search(story) \
                     or re.search("我(?:想|打算|准备)", story) or not any(is_word_char(ch) for ch in story):
                 return 0
             return c
