@@ -859,7 +859,8 @@ class Gate:
             kind, p = self.classify(own[i], subject.get(i, 0.0), alone=len(a.parts) == 1, framed=framed[i])
             parts.append({"text": part.text, "kind": kind, "p": round(p, 3), "subject": subject.get(i, 0.0)})
         self._takes_storys_kind(parts, a.parts)
-        whole_text = own[0] if len(a.parts) == 1 else question
+        # a question of one sentence whose story only sets the scene is its question clause
+        whole_text = own[0] if len(a.parts) == 1 and cut[0] else question
         whole_kind, whole_p = self.classify(whole_text, max(subject.values(), default=0.0), alone=len(a.parts) == 1,
                                             framed=len(a.parts) == 1 and framed[0])
         patterned = pattern_kind(whole_text)
