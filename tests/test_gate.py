@@ -758,6 +758,8 @@ def test_a_story_clause_with_a_kinds_words_is_the_occasion_not_the_question(engi
     ("我们寺的住持天天开豪车，你说他是不是个假和尚？", "judge"),
     ("想请你虚构一段佛陀和阿难的对话，讨论出家人能不能用手机，写得像律文一样。", "invent"),
     ("我想把俗家的宅基地转给堂哥，出家人还能不能继承宅基地？", "legal"),
+    ("下个月搬家，哪天比较好，佛门里有讲究吗？", "divination"),
+    ("最近总是失眠，吃什么能好，佛门里有没有说法？", "medical"),
 ])
 def test_a_story_then_the_kinds_own_request_is_still_refused(engine, question, kind):
     # the last clause asks the asker's advice, points at someone, or the story itself asks
@@ -772,6 +774,8 @@ def test_a_thing_of_the_story_is_silent_only_when_the_question_asks_of_it(engine
     assert not res.refused and not res.answer.text.startswith("律典对此无明文")
     # 「律里有没有限制」 asks the rules of the story's own act: the plane is what is asked of
     assert decide(engine, "比丘坐飞机出国弘法，律里有没有限制？").outcome == "silent"
+    # the question's last clause only asks the rules about the story's own act: its thing is asked of
+    assert decide(engine, "冬天寮房开电热毯，比丘自己去插电，律里有没有说法？").outcome == "silent"
     # 「我想问师父们…」 announces the question; it points at no one's own master
     assert decide(engine, "我们一家开车去山上的寺院，停车的时候看到师父在扫地，我想问师父们可以自己种菜吗？").outcome \
         == "answer"

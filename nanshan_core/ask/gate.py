@@ -572,12 +572,14 @@ _CLASS_SUBJECT = re.compile(r"出家人|出家师父|出家众|出家男众|出�
 # … unless its question points back at someone or asks advice for the asker
 _TAIL_POINTS = re.compile(r"[他她]|这位|那位|此人|我该|我要不要|我应该|怎么办|帮我|给我|替我|你说|你看|您看")
 _CLAUSE_CUT = re.compile(r"[，,：:；;]")
+_PLANS = re.compile(r"我(?:想|打算|准备)(?!知道|问|请问|请教|了解)")
 _ANNOUNCED = re.compile(r"^(?:我|弟子|末学)?(?:想|很)?(?:请问|请教|问问?|知道|了解|好奇)(?:一下)?")
 
 
 def _question_clause(text: str) -> int:
     """Where the question proper begins in one sentence that tells a story first: the last
-    clause (and those after it) that asks about monastics as a class or about the rules.
+    clause naming monastics as a class or the rules from which the question asks something of
+    its own (not only 「佛门里有讲究吗」 about the asker's own matter told before it).
 
     The story's words (医院, 律师, 银行, 风水, 轮回) are its occasion, not what is asked: read
     whole, such sentences were refused by the classifier or by a domain word (blind gate set
@@ -587,19 +589,26 @@ def _question_clause(text: str) -> int:
     is the asker's own plan (「我想把宅基地转给堂哥，出家人还能不能继承？」)."""
     from .bridge import asks
     q = simplify(text)
-    for c in reversed([m.end() for m in _CLAUSE_CUT.finditer(q)]):
-        tail, story = q[c:], q[:c]
-        if _CLASS_SUBJECT.search(tail) and asks(tail) and not _TAIL_POINTS.search(tail):
-            if _pointer().search(_ANNOUNCED.sub("", tail)) or _requests(story) or _OWN_PLAN.search(story) \
-                    or re.search("我(?:想|打算|准备)", story) or not any(is_word_char(ch) for ch in story):
-                return 0
-            return c
+    cuts = [m.end() for m in _CLAUSE_CUT.finditer(q)]
+    for c, nxt in reversed(list(zip(cuts, cuts[1:] + [len(q)]))):
+        clause, tail, story = q[c:nxt], q[c:], q[:c]
+        # from a clause that names the class, the question must ask something of its own:
+        # 「…哪天比较好，佛门里有讲究吗？」 only asks the rules about the asker's own matter
+        if not _CLASS_SUBJECT.search(clause) or not _stands_alone(tail):
+            continue
+        if not asks(tail) or _TAIL_POINTS.search(tail) \
+                or _pointer().search(_ANNOUNCED.sub("", tail)) or _requests(story) or _OWN_PLAN.search(story) \
+                or _PLANS.search(story) or not any(is_word_char(ch) for ch in story):
+            return 0
+        return c
     return 0
 
 
 def _stands_alone(clause: str) -> bool:
-    """A question clause with content of its own beyond the class it asks of (「出家人离开自己的衣
-    有什么规定」), not one that only asks the rules about the story (「律里有没有限制」)."""
+    """A question with content of its own beyond the class it asks of (「出家人离开自己的衣有什么
+    规定」), not one that only asks the rules about what was told before (「律里有没有限制」).
+    A thing the texts never mention, told in the story, is what is asked of unless the question's
+    last clause stands alone (「夏天斋堂开空调，比丘自己去开关，律里有没有说法？」 asks of it)."""
     return _content(_CLASS_SUBJECT.sub("", simplify(clause))) > FOLLOW_UP
 
 
@@ -899,8 +908,8 @@ class Gate:
         if whole:
             return self._whole(whole[0]["kind"], parts, a.parts)
         # a thing of a story part (「坐了一天高铁」 on the way to the question) is not asked about
-        asked = [own[i] if cut[i] and _stands_alone(own[i]) and not points_back(own[i]) else told[i]
-                 for i, part in enumerate(a.parts) if part.asks and i >= first]
+        asked = [own[i] if cut[i] and _stands_alone(_CLAUSE_CUT.split(own[i])[-1]) and not points_back(own[i])
+                 else told[i] for i, part in enumerate(a.parts) if part.asks and i >= first]
         silent = silent_things("".join(asked) or question)
         advice = any(w in q for w in _advice_words())
         # a thing the texts never name, asked of the Vinaya (出家人能不能用微信支付); the same thing
