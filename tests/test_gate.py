@@ -779,3 +779,9 @@ def test_a_thing_of_the_story_is_silent_only_when_the_question_asks_of_it(engine
     # 「我想问师父们…」 announces the question; it points at no one's own master
     assert decide(engine, "我们一家开车去山上的寺院，停车的时候看到师父在扫地，我想问师父们可以自己种菜吗？").outcome \
         == "answer"
+
+
+def test_a_prescription_asked_for_is_medical_advice_but_the_rule_on_it_is_not(engine):
+    d = decide(engine, "我儿子高烧三天不退，听说出家人懂医术，师父们能不能帮忙开个方子？")
+    assert d.outcome == "refuse" and d.kind == "medical"
+    assert decide(engine, "比丘生病了，律里允许自己开方子抓药吗？").outcome != "refuse"
