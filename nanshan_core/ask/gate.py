@@ -606,10 +606,20 @@ def _question_clause(text: str) -> int:
 
 def _stands_alone(clause: str) -> bool:
     """A question with content of its own beyond the class it asks of (「出家人离开自己的衣有什么
-    规定」), not one that only asks the rules about what was told before (「律里有没有限制」).
-    A thing the texts never mention, told in the story, is what is asked of unless the question's
-    last clause stands alone (「夏天斋堂开空调，比丘自己去开关，律里有没有说法？」 asks of it)."""
+    规定」), not one that only asks the rules about what was told before (「律里有没有限制」)."""
     return _content(_CLASS_SUBJECT.sub("", simplify(clause))) > FOLLOW_UP
+
+
+def _asked_of(sentence: str, clause_at: int) -> str:
+    """Where a thing the texts never mention is asked of: the question clause alone when its last
+    clause stands on its own (「坐高铁…，比丘尼受的戒为什么比比丘多」: the train is the occasion),
+    else the whole sentence with its story (「夏天斋堂开空调，比丘自己去开关，律里有没有说法？」 asks
+    of the air conditioner)."""
+    from .bridge import points_back
+    clause = sentence[clause_at:]
+    if clause_at and _stands_alone(_CLAUSE_CUT.split(clause)[-1]) and not points_back(clause):
+        return clause
+    return sentence
 
 
 _PRACTICE = re.compile(r"^(?:那)?(?:这样|这么做|这种做法|这种情况|这种事|如此|那样)")
@@ -852,7 +862,7 @@ class Gate:
         return best, strength
 
     def decide(self, question: str, matches=None) -> Decision:
-        from .bridge import analyse, narrowed_from, points_back
+        from .bridge import analyse, narrowed_from
         a = matches.analysis if matches is not None else analyse(question)
         subject = self._subjects(a, matches)
         parts = []
@@ -860,10 +870,11 @@ class Gate:
         # is no request, and neither is the part's own text before the narrowing words
         first, narrowed_at = narrowed_from(a.parts)
         own = [part.text[narrowed_at:] if i == first else part.text for i, part in enumerate(a.parts)]
-        told = own                        # a silent thing told in the story is still the one asked of
-        cut = [_question_clause(t) for t in own]
-        own = [t[c:] for t, c in zip(own, cut)]
-        framed = [c > 0 and not any(_lex_hits(k, simplify(t)) for k in KINDS) for t, c in zip(own, cut)]
+        told = own                        # each part whole, its story included
+        cut = [_question_clause(t) for t in told]
+        own = [t[c:] for t, c in zip(told, cut)]
+        # (the parts' text is the analysis's, already simplified)
+        framed = [c > 0 and not any(_lex_hits(k, t) for k in KINDS) for t, c in zip(own, cut)]
         for i, part in enumerate(a.parts):
             kind, p = self.classify(own[i], subject.get(i, 0.0), alone=len(a.parts) == 1, framed=framed[i])
             parts.append({"text": part.text, "kind": kind, "p": round(p, 3), "subject": subject.get(i, 0.0)})
@@ -908,8 +919,7 @@ class Gate:
         if whole:
             return self._whole(whole[0]["kind"], parts, a.parts)
         # a thing of a story part (「坐了一天高铁」 on the way to the question) is not asked about
-        asked = [own[i] if cut[i] and _stands_alone(_CLAUSE_CUT.split(own[i])[-1]) and not points_back(own[i])
-                 else told[i] for i, part in enumerate(a.parts) if part.asks and i >= first]
+        asked = [_asked_of(told[i], cut[i]) for i, part in enumerate(a.parts) if part.asks and i >= first]
         silent = silent_things("".join(asked) or question)
         advice = any(w in q for w in _advice_words())
         # a thing the texts never name, asked of the Vinaya (出家人能不能用微信支付); the same thing
