@@ -279,11 +279,12 @@ def test_khandhakas_no_pian_treats_whole_have_their_procedures_placed(full_pack,
 
 def test_the_last_class_a_commentary_treats_runs_to_its_chapters_end(engine, skel):
     """眾學 is the last class 行事鈔 and 資持記 treat in 隨戒釋相篇; its place ran one passage, so a
-    眾學 rule asked about (人臥己坐說法, treated with the 塔 rules three passages on) could only
-    show the class's opening. It runs to the next 篇 (持犯方軌篇 / 釋持犯篇) now, and no further."""
+    眾學 rule asked about that has no note of its own (手捉革屣入佛塔中, among the 塔 rules three
+    passages on) could only show the class's opening. It runs to the next 篇 (持犯方軌篇 /
+    釋持犯篇) now, and no further."""
     r = engine.retriever
     doc = lambda coord: r.doc_at_line(engine.pack.line(coord).id)[0]
-    places = {p.work: p for p in r.places(skel.anchors(skel.get("m.sk.87"))) if p.role == "chapter"}
+    places = {p.work: p for p in r.places(skel.anchors(skel.get("m.sk.63"))) if p.role == "chapter"}
     for work, treated, next_pian in [("T1804", "T40n1804_p0090c24", "T40n1804_p0091a06"),
                                      ("T1805", "T40n1805_p0331a20", "T40n1805_p0331b09")]:
         pl = places[work]
@@ -418,3 +419,49 @@ def test_a_place_opens_at_its_phrase_where_a_line_is_shared_by_two_paragraphs(en
             places = [pl for pl in r.places(skel.anchors(t)) if pl.work == "T1428" and pl.role == "section"]
             if phrase and places:
                 assert r.folded_text(places[0].doc)[places[0].offset:].startswith(fold(phrase)), t.id
+
+
+@pytest.mark.parametrize("tid, coord, starts", [
+    ("m.ai.1", "T40n1804_p0064b21", "初不定中"),
+    ("m.ai.2", "T40n1804_p0064c03", "後不定戒略同前者"),
+    ("m.pd.2", "T40n1804_p0089c20", "在俗家偏心授食戒"),
+    ("m.pd.3", "T40n1804_p0089c28", "學家過受戒"),
+    ("m.sk.30", "T40n1804_p0090b12", "以次食者"),
+    ("m.sk.46", "T40n1804_p0090c07", "把散飯食者"),
+    # a rule of sitting in a house shares its rule of going in's note (「已後約略而解不復記數」)
+    ("m.sk.17", "T40n1804_p0090a28", "掉臂者"),
+])
+def test_chao_notes_rules_it_treats_without_numbers(full_pack, skel, tid, coord, starts):
+    """行事鈔 numbers the 波羅夷 … 單提 (「畜錢寶戒十八。」) but names the 二不定, 四提舍尼 and 眾學 it
+    notes by their words (「以次食者。非謂鉢中處處取食食也」): each is that rule's 道宣 place, and
+    資持記's gloss of the note its 元照 place."""
+    t = skel.get(tid)
+    chao = [full_pack.line_by_id(a.line) for a in t.anchors if a.work == "T1804" and a.role == "treatment"]
+    assert [ln.coord for ln in chao] == [coord], (tid, [ln.coord for ln in chao])
+    assert starts in chao[0].text + full_pack.line_by_id(chao[0].id + 1).text
+    assert any(a.work == "T1805" and a.role == "explains" for a in t.anchors), tid
+
+
+def test_chao_names_about_half_the_sekhiya_and_no_rule_twice_over_its_class_opening(full_pack, skel):
+    """The 鈔 「略收將盡今撮摘數十」: about half the hundred have a note; 「二不定中」「眾學戒中」 open a
+    class and are no rule's note."""
+    placed = [t for t in skel.topics.values() if t.id.startswith("m.sk.")
+              and any(a.work == "T1804" and a.role == "treatment" for a in t.anchors)]
+    assert 45 <= len(placed) <= 70, len(placed)
+    for t in skel.topics.values():
+        for a in t.anchors:
+            if a.work == "T1804" and a.role == "treatment":
+                text = full_pack.line_by_id(a.line).text
+                assert not text[a.col:].startswith(("二不定中", "眾學戒中")), t.id
+
+
+@pytest.mark.parametrize("tid, starts", [
+    ("m.sk.30", "次食戒譏言"),            # by name, as the 鈔 notes it
+    ("m.sk.93", "九十三携手在道"),        # by number where 資持記 lists the rest
+    ("m.sk.54", "五十四覆頭"),            # … a rule the 鈔 has no note of its own on
+])
+def test_zichiji_glosses_the_sekhiya_by_name_or_number(full_pack, skel, tid, starts):
+    ji = [full_pack.line_by_id(a.line) for a in skel.get(tid).anchors if a.work == "T1805" and a.role == "explains"]
+    assert ji, tid
+    a = next(a for a in skel.get(tid).anchors if a.work == "T1805" and a.role == "explains")
+    assert (ji[0].text + full_pack.line_by_id(ji[0].id + 1).text)[a.col:].startswith(starts), (tid, ji[0].text)

@@ -84,7 +84,8 @@ def _noop(stage, done, total, message):
 # What a pack is derived from besides CBETA: if any of these change, the pack is stale.
 _FINGERPRINT_SOURCES = ("corpus/tei.py", "corpus/build.py", "corpus/index.py", "corpus/normalize.py", "text.py",
                         "corpus/works.py", "corpus/links.py", "corpus/skeleton.py")
-_FINGERPRINT_RESOURCES = ("works.json", "variants.tsv", "skeleton.json", "topics/nuns.json")
+_FINGERPRINT_RESOURCES = ("works.json", "variants.tsv", "skeleton.json", "topics/nuns.json",
+                          "topics/monks.json")
 
 
 def source_fingerprint() -> str:

@@ -59,6 +59,16 @@ SAME_RULE = 0.5          # bigram overlap (Jaccard) at which a nuns' rule is the
 ADMONITION_SPAN = 400     # characters within which a 諫's 疏 and 記 follow its heading
 NAME_LEAST = 0.15        # name likeness (Jaccard of characters and bigrams) below which a heading is not the rule
 NUMERALS = "初一二三四五六七八九十百"
+CHAO_BY_NAME = ("ai", "pd", "sk")   # classes 行事鈔's 隨戒釋相篇 treats by name, not number
+# a note there opens a clause with the rule's words: 「初不定中。」「學家過受戒。」「以次食者。」「又腰者」
+CHAO_NOTE = rf"(?<=[。\n])(?P<num>[{NUMERALS}]+)?(?:戒名)?(?P<name>[^。\n]{{2,12}}?)(?=者|戒|也|中。)"
+# … and 資持記 glosses it by name or number: 「次食戒譏言」「五十三衣纏頸。」
+# (「九十三携手在道由携手在道遮他男女遭譏」: a numbered gloss runs on; its first words name it)
+JI_NOTE = (rf"(?<=[。\n])(?P<num>[{NUMERALS}]+)?(?P<name>[^。\n]{{2,12}}?)(?=者|戒|。)",
+           rf"(?<=[。\n])(?P<num>[{NUMERALS}]+)(?P<name>[^。\n]{{2,6}})")
+NUMBER_AGREES = 0.5      # what a heading's number that is the rule's adds to the likeness of its name
+CHAO_NAME_LEAST = 0.3    # name likeness at which such a clause is a rule's note (0.15 took 不犯者)
+RULE_FORMULA = ("不得", "應當學", "入白衣舍", "白衣舍", "比丘", "若")
 SEKHIYA_GROUP_MAX = 30   # a 眾學 group's 疏 larger than this speaks of no rule in it
 CITED_KEEP = 6           # 四分律 passages a 行事鈔 section's quotations give it (its 律本 places)
 CITED_RARE = 3           # a 3-gram is a quotation's evidence only in at most this many 四分律 passages
@@ -545,21 +555,39 @@ def _heaviest_chain(n: int, m: int, weight: Callable[[int, int], float]) -> list
 
 
 def assign_by_names(heads: list[Heading], topics: list["Topic"], fold: Callable[[str], str],
-                    least: float = NAME_LEAST) -> dict["Topic", Heading]:
+                    least: float = NAME_LEAST, names: Callable[["Topic"], list[str]] | None = None,
+                    numbered: bool = False) -> dict["Topic", Heading]:
     """Give unnumbered headings their rule by name (比丘尼鈔's 「言人戒具四緣」), keeping the rules'
     order: the heaviest chain of name likeness, so a weak likeness (「食䔉戒」 for 食蒜戒) counts
-    only where its neighbours put it."""
+    only where its neighbours put it.  ``names``: what a rule is known by (its names);
+    ``numbered``: a heading's number, where it has one, is the rule's number in its class."""
     def grams(name: str) -> set[str]:
         x = fold(name).replace(fold("戒"), "")
         return {x[k:k + 2] for k in range(len(x) - 1)} | set(x)
     hg = [grams(h.name) for h in heads]
-    tg = [[grams(nm) for nm in t.names] for t in topics]
+    tg = [[grams(nm) for nm in (names(t) if names else t.names)] for t in topics]
 
     def weight(i: int, j: int) -> float:
+        # a heading's number, where it has one (「五十三衣纏頸」), must be the rule's, and then
+        # confirms the likeness (「八十二向塔」 is not 向塔舒脚, 84)
+        num = heads[i].num if numbered else None
+        if num is not None and num != topics[j].num:
+            return 0.0
         w = max((len(hg[i] & g) / len(hg[i] | g) for g in tg[j] if g), default=0.0)
+        if num is not None and w >= min(least, NAME_LEAST):
+            return w + NUMBER_AGREES
         return w if w >= least else 0.0
 
     return {topics[j]: heads[i] for i, j in _heaviest_chain(len(heads), len(topics), weight)}
+
+
+def _rule_core(text: str) -> str:
+    """A rule's own words: its 戒本 statement without the class's formula and the setting every
+    rule of a run repeats (不得反抄衣入白衣舍，應當學 → 反抄衣)."""
+    core = re.sub(r"[一二三四五六七八九十百]+$", "", re.sub(r"[，、。；：]", "", text))   # 「應當學二十」
+    for w in RULE_FORMULA:
+        core = core.replace(w, "")
+    return core
 
 
 def _find_name(s: Stream, names: list[str], start: int, end: int) -> int:
@@ -907,7 +935,59 @@ class Builder:
                     rf"(?<=[。\n])(?P<name>[^。\n]{{1,14}}?戒)第(?P<num>[{NUMERALS}]+)[。]",
                     rf"(?<=[。\n])(?P<name>[^。\n]{{1,14}}?戒)(?P<num>[{NUMERALS}]+)。")
         heads = sorted((h for p in patterns for h in headings(s, p, part.start, part.end)), key=lambda h: h.offset)
-        self._place(topics, heads, "T1804", "treatment", gaps=(part.start, part.end), by_order=True)
+        numbered = [t for t in topics if t.cls not in CHAO_BY_NAME]
+        placed = self._place(numbered, heads, "T1804", "treatment", gaps=(part.start, part.end), by_order=True)
+        named = self._named_runs(s, topics, {t: h.offset for t, h in placed.items()}, part.start, part.end, (CHAO_NOTE,))
+        for t, off in named.items():
+            self.anchor(t, "T1804", "treatment", off)
+
+    def _named_runs(self, s: Stream, topics: list[Topic], placed: dict[Topic, int], start: int, end: int,
+                    patterns: tuple[str, ...]) -> dict[Topic, int]:
+        """The classes 行事鈔 treats without numbers (二不定, 四提舍尼, 眾學), and 資持記 after it, name
+        each rule they note by its words: 「初不定中。」, 「學家過受戒。」, 「以次食者。非謂鉢中處處取食食
+        也」, 「次食戒譏言」.  Each run of such rules not yet ``placed`` is looked for between the
+        placed rules around it, as a chain of name likeness in the rules' order; a rule is known
+        by its names and by its 戒本 words without the class's formula (「不得視比坐鉢中」 → 視比座者).
+        The 眾學 note a rule of going into a house shares with its rule of sitting there
+        (「四反抄坐戒。文相可知。已後約略而解不復記數」) is both rules' place."""
+        hand = load_resource_json("topics/monks.json")      # the names the 鈔 uses are often these
+
+        def known_by(t: Topic) -> list[str]:
+            return t.names + hand.get(t.id, {}).get("names", []) + [_rule_core(t.text)]
+
+        # 「二不定中」「四提舍尼」「眾學戒中」 (a count and the class's name) open a class, no rule
+        opening = re.compile(s.fold(rf"[一二三四五六七八九十百]*(?:{'|'.join(CLASS_NAME[c] for c in CHAO_BY_NAME)})"))
+        order = sorted(topics, key=lambda t: (CLASS_ORDER.index(t.cls), t.num))
+        runs: list[list[Topic]] = []
+        for i, t in enumerate(order):
+            if t.cls not in CHAO_BY_NAME or t in placed:
+                continue
+            if runs and i and order[i - 1] is runs[-1][-1]:
+                runs[-1].append(t)
+            else:
+                runs.append([t])
+        found: dict[Topic, int] = {}
+        for run in runs:
+            k = order.index(run[0])
+            lo = next((placed[u] + 1 for u in reversed(order[:k]) if u in placed), start)
+            hi = next((placed[u] for u in order[k + len(run):] if u in placed), end)
+            at: dict[int, Heading] = {}
+            for p in patterns:
+                for h in headings(s, p, lo, hi):
+                    at.setdefault(h.offset, h)
+            heads = sorted(at.values(), key=lambda h: h.offset)
+            heads = [h for h in heads if not opening.fullmatch(s.text, h.offset, h.offset + len(h.name) + 1)
+                     and not opening.fullmatch(s.text, h.offset, h.offset + len(h.name))]
+            table = assign_by_names(heads, run, self.fold, least=CHAO_NAME_LEAST, names=known_by,
+                                    numbered=True)
+            found.update((t, h.offset) for t, h in table.items())
+        for t in order:
+            if t.cls == "sk" and t not in found and t not in placed:
+                twin = next((u for u in order if u.cls == "sk" and abs(u.num - t.num) == 1 and u in found
+                             and _rule_core(u.text).replace("坐", "") == _rule_core(t.text).replace("坐", "")), None)
+                if twin is not None:
+                    found[t] = found[twin]
+        return found
 
     def _place(self, topics: list[Topic], heads: list[Heading], work: str, role: str,
                layer: str | None = None, gaps: tuple[int, int] | None = None,
@@ -1001,6 +1081,7 @@ class Builder:
                              part[0], part[1])
             table = assign_by_order(heads, topics, s)
             placed = {t: table[(t.cls, t.num)].offset for t in topics if (t.cls, t.num) in table}
+            placed.update(self._named_runs(s, topics, placed, part[0], part[1], JI_NOTE))
         # the rest by name (「婬戒佛在毘舍離國」), else through the commentary links, kept in
         # order between the placed ones
         order = sorted(((a.offset, t) for t in topics for a in t.anchors if a.work == "T1804"),
