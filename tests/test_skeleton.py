@@ -465,3 +465,19 @@ def test_zichiji_glosses_the_sekhiya_by_name_or_number(full_pack, skel, tid, sta
     assert ji, tid
     a = next(a for a in skel.get(tid).anchors if a.work == "T1805" and a.role == "explains")
     assert (ji[0].text + full_pack.line_by_id(ji[0].id + 1).text)[a.col:].startswith(starts), (tid, ji[0].text)
+
+
+def test_a_chao_sections_parallels_are_the_other_vinayas_passages_it_quotes(full_pack, skel):
+    """瞻病送終篇's 供養父母 quotes 五分 「畢陵伽婆蹉父母貧窮，欲以衣供養…」 beside 四分律; 師資 on
+    who may go forth quotes 僧祇 on those of eighty or ninety.  Those passages are the section's
+    parallels (raised in the search, no slot of their own); weak likeness makes none."""
+    def parallels(tid):
+        return {(a.work, full_pack.line_by_id(a.line).coord) for a in skel.get(tid).anchors if a.role == "parallel"}
+    assert ("T1421", "T22n1421_p0140c15") in parallels("p.24.parents")
+    assert ("T1425", "T22n1425_p0418a25") in parallels("p.28.eligibility")
+    works = {a.work for t in skel.topics.values() for a in t.anchors if a.role == "parallel"}
+    assert works == {"T1421", "T1425", "T1435"}
+    assert all(a.layer == "vinaya" for t in skel.topics.values() for a in t.anchors if a.role == "parallel")
+    # at most CITED_KEEP per work and section, and only where the quotation is strong
+    per = collections.Counter((t.id, a.work) for t in skel.topics.values() for a in t.anchors if a.role == "parallel")
+    assert max(per.values()) <= 6 and 100 <= sum(per.values()) <= 1200, sum(per.values())

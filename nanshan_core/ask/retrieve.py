@@ -399,7 +399,9 @@ class Retriever:
                            key=lambda pl: (-fit.get(pl.doc, 0.0), -ranking.get(pl.doc, (0.0,))[0]))
             places = [pl for pl in places if pl.role != "cited"] + cited
             for pl in places:
-                if pl.layer != layer or len(mine) >= cap or pl.role == "exempt":
+                # (another Vinaya's passage the 鈔 quotes beside 四分律's, role parallel, is only
+                # raised in the search: skeleton.quoted_vinaya)
+                if pl.layer != layer or len(mine) >= cap or pl.role in ("exempt", "parallel"):
                     continue
                 opening = (pl.doc, "topic", ranking.get(pl.doc, (0.0,))[0], pl.offset)
                 # a whole chapter's opening (its title and the commentary's preface to it) answers

@@ -20,7 +20,7 @@ from ..paths import user_cache_dir
 from ..userdata import atomic_write_json
 
 SECTION_LIMIT = 60       # passages a section may span to count as a topic's own place
-SPANS_FORMAT = 2          # cached spans made by other code are not read (2: quotations left out)
+SPANS_FORMAT = 3          # cached spans made by other code are not read (2: quotations left out, 3: parallels)
 MIN_SHARE = 0.3          # the share of a word's sectioned passages at which one topic counts in full
 MIN_COUNT = 4            # the leading topic must hold at least this many passages
 LEAD = 1.5               # … and this many times the next topic's
@@ -53,7 +53,7 @@ class TopicSections:
         for t in self.topics:
             for pl in self.retriever.places(t.anchors):
                 # a 律 passage a 行事鈔 section quotes is still the rule's or the 犍度's own
-                if pl.end - pl.doc <= SECTION_LIMIT and pl.role != "cited":
+                if pl.end - pl.doc <= SECTION_LIMIT and pl.role not in ("cited", "parallel"):
                     spans.append((pl.doc, pl.end, t.id))
         spans.sort()
         try:

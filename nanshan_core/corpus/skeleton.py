@@ -70,6 +70,8 @@ NUMBER_AGREES = 0.5      # what a heading's number that is the rule's adds to th
 CHAO_NAME_LEAST = 0.3    # name likeness at which such a clause is a rule's note (0.15 took 不犯者)
 RULE_FORMULA = ("不得", "應當學", "入白衣舍", "白衣舍", "比丘", "若")
 SEKHIYA_GROUP_MAX = 30   # a 眾學 group's 疏 larger than this speaks of no rule in it
+CITED_VINAYAS = ("T1428", "T1421", "T1425", "T1435")   # 四分律, and 五分, 僧祇, 十誦 that 道宣 quotes beside it
+PARALLEL_LEAST = 6       # rare 3-grams another Vinaya's passage shares with a section to be quoted there
 CITED_KEEP = 6           # 四分律 passages a 行事鈔 section's quotations give it (its 律本 places)
 CITED_RARE = 3           # a 3-gram is a quotation's evidence only in at most this many 四分律 passages
 CITED_LEAST = 2          # … and a 鈔 passage shares at least this many with the 律 passage it quotes
@@ -619,8 +621,8 @@ class Builder:
         self.topics: dict[str, Topic] = {}
         self.notes: list[str] = []
         self._pian_cache: tuple | None = None
-        self._grams_cache: tuple | None = None
-        self._quotes_cache: tuple | None = None
+        self._grams_cache: dict[str, tuple] = {}
+        self._quotes_cache: dict[str, tuple] = {}
 
     def stream(self, work: str) -> Stream | None:
         if work not in self.works:
@@ -1300,29 +1302,39 @@ class Builder:
                                        if c.line <= a.line and c.end_line and a.line < c.end_line), None)
 
     def quoted_vinaya(self) -> None:
-        """A 行事鈔 section's 律本 places: the 四分律 passages it quotes.
+        """A 行事鈔 section's 律本 places: the 四分律 passages it quotes (role cited), and the
+        五分律, 僧祇律 and 十誦律 passages it quotes beside them (role parallel).
 
         道宣 treats a section of practice (依止, 受欲, 瞻病) by quoting the 律 where it
         says so, scattered over the 犍度 and rules (「律云…」, 「四分…」, abridged).  The
         四分律 passages holding most of the section's rare 3-grams are those quotations;
         the best few become the section's places in the 律本 layer, which it had none of
         (with retrieval taking only those the question points to: tune sets +6 gold, nothing
-        lost, two zero-hit questions fewer, dev +1).  Built after close_sections: a quotation is
-        a single passage, with no treatment to close."""
-        lu, chao = self.stream("T1428"), self.stream("T1804")
-        if lu is None or chao is None:
-            return
-        lu_psg = self._vinaya_grams()[0]
-        chao_psg, quotes = self._chao_quotes()
-        chao_starts = [off for off, _, _ in chao_psg]
-        for t in self.topics.values():
-            a = next((a for a in t.anchors if a.work == "T1804"), None) if t.cls == "section" else None
-            if a is None:
+        lost, two zero-hit questions fewer, dev +1).  「五分云…」「僧祇…」 quote the other Vinayas'
+        rulings on the same practice (a 維那's 唱, an old man's going forth): those passages are
+        raised in the search, without a slot of their own (retrieve._topic_picks; as slots they
+        pushed out 四分律's passages: tune sets −1, raised only +3, none lost).  Built after
+        close_sections: a quotation is a single passage, with no treatment to close."""
+        chao = self.stream("T1804")
+        for work in CITED_VINAYAS:
+            lu = self.stream(work)
+            if lu is None or chao is None:
                 continue
-            end = chao.offset_of_line(a.end_line) if a.end_line else len(chao.text)
-            found = _quoted_in(chao_starts, a.offset, end, CITED_SPAN, quotes.__getitem__)
-            for i, _ in sorted(found.items(), key=lambda iw: (-iw[1], iw[0]))[:CITED_KEEP]:
-                self.anchor(t, "T1428", "cited", _first_line_start(lu, lu_psg[i][0]), layer="vinaya")
+            lu_psg = self._vinaya_grams(work)[0]
+            chao_psg, quotes = self._chao_quotes(work)
+            chao_starts = [off for off, _, _ in chao_psg]
+            for t in self.topics.values():
+                a = next((a for a in t.anchors if a.work == "T1804"), None) if t.cls == "section" else None
+                if a is None:
+                    continue
+                end = chao.offset_of_line(a.end_line) if a.end_line else len(chao.text)
+                found = _quoted_in(chao_starts, a.offset, end, CITED_SPAN, quotes.__getitem__)
+                own = work == CITED_VINAYAS[0]
+                for i, w in sorted(found.items(), key=lambda iw: (-iw[1], iw[0]))[:CITED_KEEP]:
+                    if not own and w < PARALLEL_LEAST:
+                        break
+                    self.anchor(t, work, "cited" if own else "parallel", _first_line_start(lu, lu_psg[i][0]),
+                                layer="vinaya")
 
     def quoting_chao(self) -> None:
         """A 犍度 procedure's 道宣 and 元照 places when the hand data names none: the 行事鈔
@@ -1359,23 +1371,24 @@ class Builder:
                 if ji is not None and ji >= 0 and not any(b.work == "T1805" and b.offset == ji for b in t.anchors):
                     self.anchor(t, "T1805", "cited", ji, layer="yuanzhao")
 
-    def _vinaya_grams(self) -> tuple[list[tuple[int, str, str]], dict[str, list[int]]]:
-        """四分律's passages and their rare 3-grams (the evidence of a quotation), read once for
+    def _vinaya_grams(self, work: str = "T1428") -> tuple[list[tuple[int, str, str]], dict[str, list[int]]]:
+        """A Vinaya's passages and their rare 3-grams (the evidence of a quotation), read once for
         both directions of quoting."""
-        if self._grams_cache is None:
-            lu_psg = [p for p in self._passages(self.stream("T1428")) if p[2] == "vinaya"]
-            self._grams_cache = (lu_psg, rare_index([text for _, text, _ in lu_psg], CITED_RARE, 3))
-        return self._grams_cache
+        if work not in self._grams_cache:
+            lu_psg = [p for p in self._passages(self.stream(work)) if p[2] == "vinaya"]
+            self._grams_cache[work] = (lu_psg, rare_index([text for _, text, _ in lu_psg], CITED_RARE, 3))
+        return self._grams_cache[work]
 
-    def _chao_quotes(self) -> tuple[list[tuple[int, str, str]], list[dict[int, int]]]:
-        """行事鈔's passages, and for each the 四分律 passages it quotes (index -> rare 3-grams
-        shared, at least CITED_LEAST), read and scored once for both directions of quoting."""
-        if self._quotes_cache is None:
-            inverted = self._vinaya_grams()[1]
+    def _chao_quotes(self, work: str = "T1428") -> tuple[list[tuple[int, str, str]], list[dict[int, int]]]:
+        """行事鈔's passages, and for each the passages of a Vinaya (四分律 unless said) it quotes
+        (index -> rare 3-grams shared, at least CITED_LEAST), read and scored once for both
+        directions of quoting."""
+        if work not in self._quotes_cache:
+            inverted = self._vinaya_grams(work)[1]
             chao_psg = self._passages(self.stream("T1804"))
-            self._quotes_cache = (chao_psg, [{i: w for i, w in shared_with(text, inverted, 3).items()
-                                              if w >= CITED_LEAST} for _, text, _ in chao_psg])
-        return self._quotes_cache
+            self._quotes_cache[work] = (chao_psg, [{i: w for i, w in shared_with(text, inverted, 3).items()
+                                                    if w >= CITED_LEAST} for _, text, _ in chao_psg])
+        return self._quotes_cache[work]
 
     def _passages(self, s: Stream) -> list[tuple[int, str, str]]:
         """(offset in the stream, folded text, layer) of each retrieval passage of the work."""
