@@ -9,7 +9,8 @@ updates it says so:
 
     python tests/data/make_default_materials.py --pack corpus_pack
 
-Last remade on 2026-12-04 (stop 38), after 行事鈔 and 資持記 came to place 二不定, 四提舍尼 and 眾學 by name (one dev
+Last remade on 2026-12-04 (stop 38), after a 行事鈔 section's parallels in the other Vinayas came to be raised in the
+search (dev-23's 五分律 material moved, dev recall 76/90 unchanged); before that on 2026-12-04 (stop 38), after 行事鈔 and 資持記 came to place 二不定, 四提舍尼 and 眾學 by name (one dev
 question's 道宣/元照 materials moved, dev recall 76/90 unchanged); before that on 2026-12-04 (stop 37), after the word map's names for asked-about things became search terms and a
 red envelope stopped being a silent thing (dev-01, dev-08, dev-22 moved, dev recall 76/90 unchanged); before that on 2026-12-03 (stop 35), after a combined edition's (X0714) place came to run over the whole block
 on the rule and the asking words stopped inviting (dev-03 and others moved, dev recall 74 -> 76/90); before that (stop 34), after the 眾學 and 滅諍 topics gained phrasings and the question
