@@ -592,6 +592,39 @@ def _rule_core(text: str) -> str:
     return core
 
 
+def _runs(order: list["Topic"], wanted: Callable[["Topic"], bool]) -> list[list["Topic"]]:
+    """The runs of consecutive rules (in ``order``) that are ``wanted``."""
+    runs: list[list[Topic]] = []
+    for i, t in enumerate(order):
+        if not wanted(t):
+            continue
+        if runs and i and order[i - 1] is runs[-1][-1]:
+            runs[-1].append(t)
+        else:
+            runs.append([t])
+    return runs
+
+
+def _headings_of(s: Stream, patterns: tuple[str, ...], start: int, end: int) -> list[Heading]:
+    """Headings of any of ``patterns``, in the text's order; where two start at one place, the
+    first pattern's."""
+    at: dict[int, Heading] = {}
+    for p in patterns:
+        for h in headings(s, p, start, end):
+            at.setdefault(h.offset, h)
+    return sorted(at.values(), key=lambda h: h.offset)
+
+
+def _sitting_twin(t: "Topic", order: list["Topic"], found: dict) -> "Topic | None":
+    """The 眾學 rule next to ``t`` it pairs with, going into a house and sitting there (反抄衣入白衣舍
+    / …入白衣舍坐), if that one was ``found``."""
+    if t.cls != "sk":
+        return None
+    bare = _rule_core(t.text).replace("坐", "")
+    return next((u for u in order if u.cls == "sk" and abs(u.num - t.num) == 1 and u in found
+                 and _rule_core(u.text).replace("坐", "") == bare), None)
+
+
 def _find_name(s: Stream, names: list[str], start: int, end: int) -> int:
     """First place in [start, end) naming the rule: one of its names, or the name without the
     verb or measure that opens it (畜長衣過限戒 → 長衣過限戒)."""
@@ -960,35 +993,19 @@ class Builder:
         # 「二不定中」「四提舍尼」「眾學戒中」 (a count and the class's name) open a class, no rule
         opening = re.compile(s.fold(rf"[一二三四五六七八九十百]*(?:{'|'.join(CLASS_NAME[c] for c in CHAO_BY_NAME)})"))
         order = sorted(topics, key=lambda t: (CLASS_ORDER.index(t.cls), t.num))
-        runs: list[list[Topic]] = []
-        for i, t in enumerate(order):
-            if t.cls not in CHAO_BY_NAME or t in placed:
-                continue
-            if runs and i and order[i - 1] is runs[-1][-1]:
-                runs[-1].append(t)
-            else:
-                runs.append([t])
         found: dict[Topic, int] = {}
-        for run in runs:
+        for run in _runs(order, lambda t: t.cls in CHAO_BY_NAME and t not in placed):
             k = order.index(run[0])
             lo = next((placed[u] + 1 for u in reversed(order[:k]) if u in placed), start)
             hi = next((placed[u] for u in order[k + len(run):] if u in placed), end)
-            at: dict[int, Heading] = {}
-            for p in patterns:
-                for h in headings(s, p, lo, hi):
-                    at.setdefault(h.offset, h)
-            heads = sorted(at.values(), key=lambda h: h.offset)
-            heads = [h for h in heads if not opening.fullmatch(s.text, h.offset, h.offset + len(h.name) + 1)
-                     and not opening.fullmatch(s.text, h.offset, h.offset + len(h.name))]
-            table = assign_by_names(heads, run, self.fold, least=CHAO_NAME_LEAST, names=known_by,
-                                    numbered=True)
+            heads = [h for h in _headings_of(s, patterns, lo, hi)
+                     if not any(opening.fullmatch(s.text, h.offset, h.offset + len(h.name) + x) for x in (0, 1))]
+            table = assign_by_names(heads, run, self.fold, least=CHAO_NAME_LEAST, names=known_by, numbered=True)
             found.update((t, h.offset) for t, h in table.items())
         for t in order:
-            if t.cls == "sk" and t not in found and t not in placed:
-                twin = next((u for u in order if u.cls == "sk" and abs(u.num - t.num) == 1 and u in found
-                             and _rule_core(u.text).replace("坐", "") == _rule_core(t.text).replace("坐", "")), None)
-                if twin is not None:
-                    found[t] = found[twin]
+            twin = _sitting_twin(t, order, found) if t not in found and t not in placed else None
+            if twin is not None:
+                found[t] = found[twin]
         return found
 
     def _place(self, topics: list[Topic], heads: list[Heading], work: str, role: str,
