@@ -654,6 +654,8 @@ class Builder:
         self.topics: dict[str, Topic] = {}
         self.notes: list[str] = []
         self._pian_cache: tuple | None = None
+        self._chao_psg: list[tuple[int, str, str]] | None = None
+        self._monk_names: dict | None = None
         self._grams_cache: dict[str, tuple] = {}
         self._quotes_cache: dict[str, tuple] = {}
 
@@ -985,7 +987,9 @@ class Builder:
         by its names and by its 戒本 words without the class's formula (「不得視比坐鉢中」 → 視比座者).
         The 眾學 note a rule of going into a house shares with its rule of sitting there
         (「四反抄坐戒。文相可知。已後約略而解不復記數」) is both rules' place."""
-        hand = load_resource_json("topics/monks.json")      # the names the 鈔 uses are often these
+        if self._monk_names is None:       # the names the 鈔 uses are often these hand-written ones
+            self._monk_names = load_resource_json("topics/monks.json")
+        hand = self._monk_names
 
         def known_by(t: Topic) -> list[str]:
             return t.names + hand.get(t.id, {}).get("names", []) + [_rule_core(t.text)]
@@ -1402,7 +1406,9 @@ class Builder:
         directions of quoting."""
         if work not in self._quotes_cache:
             inverted = self._vinaya_grams(work)[1]
-            chao_psg = self._passages(self.stream("T1804"))
+            if self._chao_psg is None:         # read once for every Vinaya it quotes
+                self._chao_psg = self._passages(self.stream("T1804"))
+            chao_psg = self._chao_psg
             self._quotes_cache[work] = (chao_psg, [{i: w for i, w in shared_with(text, inverted, 3).items()
                                                     if w >= CITED_LEAST} for _, text, _ in chao_psg])
         return self._quotes_cache[work]
