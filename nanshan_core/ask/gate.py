@@ -686,6 +686,18 @@ def _verdict_requested(q: str) -> bool:
 _PLEA = re.compile(r"\W*请")
 
 
+# someone told the asker a rule (「师兄说这样不行，要先…才能吃」) and the question asks whether it is
+# so (这是真的吗): the texts' own question, however the story around it reads
+_TOLD_RULE = re.compile(r"(?:说|讲|告诉我|提醒)[^。？！?]{0,16}?(?:不行|不可以|不能|不许|不准|不如法|犯戒|犯了|"
+                        r"要先|得先|必须|才能|才可以)")
+_IS_IT_SO = re.compile(r"真的吗|是真的|有这回事|有这个规定|有这规矩|有这种规定|是这样吗|真是这样|对吗|对不对")
+
+
+def _checks_a_told_rule(q: str) -> bool:
+    m = _TOLD_RULE.search(q)
+    return m is not None and _IS_IT_SO.search(q, m.end()) is not None
+
+
 def _guessed(p: dict) -> bool:
     """A part whose kind the classifier only guessed: no word of the kind's domain, not sure."""
     return p["p"] < SURE_OUT and _lex_hits(p["kind"], simplify(p["text"])) == 0
@@ -913,7 +925,9 @@ class Gate:
             out_parts = [p for p in out_parts if not _guessed(p)]
         # no part alone is out of scope, none is the Vinaya's, and the whole question is of a
         # kind: 「开悟之后还有没有烦恼？顿悟与渐修是什么关系？」 spreads its domain over two parts
-        if not out_parts and not in_scope and self._out_of_scope(whole_kind, whole_p, question):
+        if not out_parts and not in_scope and self._out_of_scope(whole_kind, whole_p, question) \
+                and not ((whole_p < SURE_OUT or _checks_a_told_rule(q))
+                         and self._only_the_story_reads_out(parts, a.parts, whole_kind, q)):
             out_parts = parts
         whole = [p for p in out_parts if p["kind"] in WHOLE_KINDS]
         if whole:
@@ -938,6 +952,18 @@ class Gate:
             return Decision("scope_note", kind, _data()["kinds"][kind]["note"], parts=parts,
                             out_parts=self._lends_nothing(parts, out_parts, a.parts))
         return self._refuse(kind, parts)
+
+    @staticmethod
+    def _only_the_story_reads_out(parts: list[dict], analysed, kind: str, q: str) -> bool:
+        """「过堂的时候我吃了一碗……想再要半碗，旁边的师兄说…要先找人“做个法”才能吃。这是真的吗？
+        具体怎么做？」: every part that asks reads as in scope, only the story around them reads
+        like a kind (eating, being full: medical), and no word of the kind's domain stands
+        anywhere in the question.  Unless the whole reads surely of the kind (a throat that
+        aches when chanting, then 「平时喝点什么能润一润？」), the story is the occasion of a
+        Vinaya question, not a request for advice, and the question is answered."""
+        asking = [p for p, part in zip(parts, analysed) if part.asks]
+        return bool(asking) and len(asking) < len(parts) and all(p["kind"] == "answer" for p in asking) \
+            and not _lex_hits(kind, q)
 
     @staticmethod
     def _takes_storys_kind(parts: list[dict], analysed) -> None:
