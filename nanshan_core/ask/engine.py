@@ -223,20 +223,28 @@ class Engine:
 
     def _principle_topics(self, question: str, matches, decision):
         """A thing the texts never mention (phones, cars …): the rules that bear on it by principle
-        are the topics, after any topic the question itself names clearly."""
-        # (its parts' own topics only: runners-up met by shared characters — 勸織師增縷戒 and 針筒 for
-        # 「出家人能不能碰钱？别人给的红包…」 — had pushed the entry's rules out of the three)
-        own = {m.topic.id for m in matches.main}
-        ids = [m.topic.id for m in matches.chosen() if matches.sure and m.topic.id in own]
-        for s in decision.silent:
-            ids += [t for t in s["topics"] if t not in ids and self.skeleton.get(t)]
+        are among the topics, after the topics the question itself names clearly.
+
+        When the match is sure, its parts' own topics and the runners-up that score SURE lead (at
+        most three): a phone call or a WeChat group in the story (「打电话给其中一位，他说点名请的话
+        最多只能去三位」) had put the phone's rules in place of 別眾食戒 and left the answer with
+        nothing on what was asked.  The thing's rules keep at least one slot, all three when the
+        match is unsure.  Tune sets +7 gold −2 (two questions of the unbiased tune21 from zero to
+        3 and 4 of 4); of the 54 silent questions of the tune scope sets 18 change topics, mostly
+        by a close rule added (防晒霜 → 作婦女莊嚴戒, a 布薩 streamed live → 布薩說戒), none losing
+        all of its thing's rules."""
         # … and, after them, the question's clearest topic (its best, scoring SURE) though the match
         # as a whole is unsure: a nun going alone by car keeps 四獨戒 beside the rules on vehicles
         # (tune sets +5 gold on two questions, none lost; 8 of 118 silent questions of the tune
-        # scope sets gain it as a fourth topic, about half of them aptly: 電熱毯 → 高大床, a PDF
-        # of the 戒本 sent to lay people → 共未受具同誦戒; the principle rules stay first)
+        # scope sets gain it as a fourth topic, about half of them aptly)
+        own = {m.topic.id for m in matches.main}
+        ids = [m.topic.id for m in matches.chosen() if matches.sure and (m.topic.id in own or m.score >= SURE)][:3]
+        principle = [t for s in decision.silent for t in s["topics"] if self.skeleton.get(t)]
+        principle = [t for t in dict.fromkeys(principle) if t not in ids]
+        ids += principle[:max(1, 3 - len(ids))]
         top = matches.ranked[0] if matches.ranked else None
-        ids = ids[:3] + ([top.topic.id] if top and top.score >= SURE and top.topic.id not in ids[:3] else [])
+        if len(ids) < 4 and top and top.score >= SURE and top.topic.id not in ids:
+            ids.append(top.topic.id)
         return self.matcher.forced(question, ids) if ids else matches
 
     def ask(self, question: str, terms: list[str] | None = None, selection: Selection | None = None,
