@@ -416,3 +416,17 @@ def test_a_common_act_of_the_word_map_is_no_search_term(engine):
     # 睡觉 maps to 臥/眠, words of thousands of passages: they name no thing asked about
     res = engine.ask("出家人白天可以睡觉吗？")
     assert not {"臥", "眠"} & {t.text for t in res.selection.terms if t.source == "map"}
+
+
+def test_twin_sekhiya_rules_met_alike_leave_room_for_what_is_asked(engine):
+    """Brushing teeth after a bath, naked in one's own room: 刷牙 meets the three 嚼楊枝 rules of the
+    眾學 (佛塔下, 向佛塔, 佛塔四邊) alike, as twins told apart only by a place the question never
+    names; one of them is enough, and 露形, what the question is about, gets a slot."""
+    ids = [m.topic.id for m in engine.match_topics(
+        "天气太热，我冲完凉就光着身子在房里刷牙、整理东西，没人看见，这样如法吗？").chosen()]
+    assert "k.19.nakedness" in ids, ids
+    assert sum(t in ids for t in ("m.sk.78", "m.sk.79", "m.sk.80")) == 1, ids
+    # a twin the question tells apart by its own words stays: 屏處 and 露處 不定 are not 眾學
+    ids = [m.topic.id for m in engine.match_topics(
+        "法师常在寺外凉亭跟女居士单独聊天，四周是空地看得到，这样会犯戒吗？").chosen()]
+    assert "m.ai.2" in ids, ids
