@@ -309,6 +309,21 @@ def test_a_question_of_several_parts_is_also_read_whole(engine, monkeypatch):
     assert not any("亡比丘" in x.topic.names[0] for x in engine.matcher.match(q).chosen())
 
 
+def test_the_same_subject_in_another_layer_is_no_rival_to_the_whole_questions_topic(engine):
+    """Read whole, a question on a dead monk's bowl, money, furniture and books meets 亡五眾物
+    (行事鈔) first and 亡比丘衣物 (四分律's 衣犍度, which the 鈔 section quotes) close behind: one
+    subject in two layers, not two rivals, so the whole question's topic leads over the part that
+    names the bowl (鉢體)."""
+    q = ("各位法師好。我們寺裡一位老師父前幾天圓寂了，他生前用的衣缽、一些錢、還有幾件家具和書，大家不知"
+         "道怎麼處理才如法。聽說照顧他最久的那位師父可以多分一些，是這樣嗎？其他東西又該怎麼分？")
+    m = engine.matcher.match(q)
+    assert m.main[0].topic.id in ("p.17.deceased_robes", "k.06.deceased_property"), [x.topic.id for x in m.main]
+    assert engine.matcher._same_subject(engine.skeleton.get("p.17.deceased_robes"),
+                                        engine.skeleton.get("k.06.deceased_property"))
+    assert not engine.matcher._same_subject(engine.skeleton.get("p.17.deceased_robes"),
+                                            engine.skeleton.get("p.19.bowl_material"))
+
+
 def test_a_monks_rule_answers_to_the_names_of_its_nuns_version(engine):
     """戒本疏 names 眾學 65 「著富羅入塔戒」 (the nuns' version has the name), the 戒本
     「著富羅入佛塔中」: the one rule has both names."""

@@ -817,7 +817,7 @@ class Matcher:
         # only its loose channel: the words, names and phrasings of each part are counted already
         # (reading them again over the whole question changed no answer and cost a third more time)
         loose = self._loose(a, Part(0, len(a.simple), a.simple))
-        top, second = None, 0.0
+        read: list[TopicMatch] = []
         for tg in self.targets:
             lv = loose.get(self._order[id(tg)], 0.0)
             if not lv:
@@ -830,12 +830,31 @@ class Matcher:
             m = TopicMatch(tg.topic, lv, asking[-1], ["≈"], lv, 0.0)
             if prev is None or lv > prev.score:
                 best[tg.topic.id] = m
-            if top is None or lv > top.score:
-                top, second = m, (top.score if top is not None else 0.0)
-            elif lv > second:
-                second = lv
-        # a topic the whole question clearly points to, not the best of a diffuse many
-        return top if top is not None and top.score >= WHOLE_CLEAR * second else None
+            read.append(m)
+        if not read:
+            return None
+        # a topic the whole question clearly points to, not the best of a diffuse many; the same
+        # subject in another layer (亡比丘衣物 in 四分律's 衣犍度 and 亡五眾物 in 行事鈔, which
+        # quotes it) is no rival to it
+        top = max(read, key=lambda m: m.score)
+        second = max((m.score for m in read if m is not top and not self._same_subject(m.topic, top.topic)),
+                     default=0.0)
+        return top if top.score >= WHOLE_CLEAR * second else None
+
+    def _same_subject(self, a: Topic, b: Topic) -> bool:
+        """Two topics on one subject: a procedure and its chapter or sibling (_related), or a 行事鈔
+        section and the 律 section it quotes (skeleton.quoted_vinaya: its cited places lie in the
+        other's own sections)."""
+        return _related(a, b) or b.id in self._quoted_topics(a.id) or a.id in self._quoted_topics(b.id)
+
+    @functools.lru_cache(maxsize=4096)
+    def _quoted_topics(self, tid: str) -> frozenset[str]:
+        """The topics whose own sections hold the 律 passages a topic's section quotes."""
+        if self.sections is None:
+            return frozenset()
+        topic = self.skeleton.get(tid)
+        places = self.sections.retriever.places(self.skeleton.anchors(topic)) if topic else []
+        return frozenset(x for pl in places if pl.role == "cited" for x in self.sections.topics_of(pl.doc))
 
     def _versions(self, m: TopicMatch, nun: bool, both: bool) -> list[TopicMatch]:
         """A part about monks and nuns alike (「比丘和比丘尼……一样吗」) gets both orders' rule;
