@@ -135,6 +135,7 @@ class Matches:
         for m in self.ranked:
             part_top[m.part] = max(part_top.get(m.part, 0.0), m.score)
         others += [(m.score, m) for m in self.ranked if m.score >= RUNNER_UP * part_top[m.part]]
+        mains = {m.topic.id for m in self.main}
         for _, m in sorted(others, key=lambda x: -x[0]):
             if len(out) >= limit:
                 break
@@ -142,7 +143,7 @@ class Matches:
                 continue          # a monks' rule the nuns do not have (足食戒) answers no nun's question
             if m.topic.id in {x.topic.id for x in out}:
                 continue
-            if m not in self.main and any(_twin(m, x, self.analysis.simple) for x in out):
+            if m.topic.id not in mains and any(_twin(m, x, self.analysis.simple) for x in out):
                 continue
             out.append(m)
         return out
@@ -836,9 +837,9 @@ class Matcher:
         # a topic the whole question clearly points to, not the best of a diffuse many; the same
         # subject in another layer (亡比丘衣物 in 四分律's 衣犍度 and 亡五眾物 in 行事鈔, which
         # quotes it) is no rival to it
-        top = max(read, key=lambda m: m.score)
-        second = max((m.score for m in read if m is not top and not self._same_subject(m.topic, top.topic)),
-                     default=0.0)
+        read.sort(key=lambda m: -m.score)
+        top = read[0]
+        second = next((m.score for m in read[1:] if not self._same_subject(m.topic, top.topic)), 0.0)
         return top if top.score >= WHOLE_CLEAR * second else None
 
     def _same_subject(self, a: Topic, b: Topic) -> bool:

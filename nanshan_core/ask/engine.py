@@ -238,7 +238,7 @@ class Engine:
         # (tune sets +5 gold on two questions, none lost; 8 of 118 silent questions of the tune
         # scope sets gain it as a fourth topic, about half of them aptly)
         own = {m.topic.id for m in matches.main}
-        ids = [m.topic.id for m in matches.chosen() if matches.sure and (m.topic.id in own or m.score >= SURE)][:3]
+        ids = [m.topic.id for m in matches.chosen() if m.topic.id in own or m.score >= SURE][:3] if matches.sure else []
         principle = [t for s in decision.silent for t in s["topics"] if self.skeleton.get(t)]
         principle = [t for t in dict.fromkeys(principle) if t not in ids]
         ids += principle[:max(1, 3 - len(ids))]
