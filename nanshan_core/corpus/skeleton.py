@@ -528,6 +528,8 @@ def assign_by_order(heads: list[Heading], topics: list["Topic"], stream: Stream)
     def weight(i: int, j: int) -> float:
         if heads[i].num != topics[j].num:
             return 0.0
+        if heads[i].cls and CLASS_ORDER.index(heads[i].cls) > CLASS_ORDER.index(topics[j].cls):
+            return 0.0          # after a later class's title (Builder.zichiji)
         return 1.0 + 3.0 * len(snips[i] & docs[j]) / max(1, min(len(docs[j]), 12))
 
     return {(topics[j].cls, topics[j].num): heads[i] for i, j in _heaviest_chain(n, m, weight)}
@@ -1096,12 +1098,17 @@ class Builder:
         if s is None or chao is None:
             return
         ji_pian = self._numbered_pian()[1]
-        # 「十八佛在羅閱城」: 資持記 opens each rule with its number and the place it was made
+        # 「十八佛在羅閱城」: 資持記 opens each rule with its number and the place it was made, the
+        # first ten of a class with 第 (「第九佛在舍衛」): without it 單提 8 and 9 had taken 7's gloss
         part = ji_pian.get("14")
         placed: dict[Topic, int] = {}
         if part and not topics[0].nun:
-            heads = headings(s, rf"(?<=[。\n])(?P<num>初(?=戒)|[{NUMERALS}]{{1,4}})(?P<name>戒?[^。\n佛]{{0,8}}?)佛在",
-                             part[0], part[1])
+            # a class's title (「釋十三僧殘」) says no rule after it is of an earlier class: 資持記
+            # gives the 波羅夷 no such headings, and 僧殘's 「第一戒佛在」 had gone to 婬戒
+            titles = [(m.start(), cls) for m in re.compile(s.fold(r"(?<=\n)釋[^\n]{1,8}(?=\n)")).finditer(s.text, *part)
+                      if (cls := _class_of(s.raw[m.start():m.end()]))]
+            heads = headings(s, rf"(?<=[。\n])第?(?P<num>初(?=戒)|[{NUMERALS}]{{1,4}})(?P<name>戒?[^。\n佛]{{0,8}}?)佛在",
+                             part[0], part[1], titles)
             table = assign_by_order(heads, topics, s)
             placed = {t: table[(t.cls, t.num)].offset for t in topics if (t.cls, t.num) in table}
             placed.update(self._named_runs(s, topics, placed, part[0], part[1], JI_NOTE))
@@ -1113,7 +1120,9 @@ class Builder:
             if t in placed:
                 continue
             lo, hi = self._ji_span(off)
-            lo = next((placed[u] for _, u in reversed(order[:i]) if u in placed), lo)
+            # after the rule before it, never on its gloss: a rule 資持記 gives no heading of its
+            # own had been anchored there (單提 45 on 44's)
+            lo = next((placed[u] + 1 for _, u in reversed(order[:i]) if u in placed), lo)
             hi = next((placed[u] for _, u in order[i + 1:] if u in placed), hi)
             hit = _find_name(s, [n + "佛在" for n in t.names], lo, hi)
             if hit < 0:
