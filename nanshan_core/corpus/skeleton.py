@@ -1109,6 +1109,12 @@ class Builder:
                       if (cls := _class_of(s.raw[m.start():m.end()]))]
             heads = headings(s, rf"(?<=[。\n])第?(?P<num>初(?=戒)|[{NUMERALS}]{{1,4}})(?P<name>戒?[^。\n佛]{{0,8}}?)佛在",
                              part[0], part[1], titles)
+            # a rule made where the one before it was opens its paragraph with 第 and the story
+            # (「第二迦留陀夷以佛制前戒」「第九慈地因見羊行淫」)
+            seen = {h.offset for h in heads}
+            heads = sorted(heads + [h for h in headings(s, rf"(?<=\n)第(?P<num>[{NUMERALS}]{{1,3}})(?P<name>)",
+                                                        part[0], part[1], titles) if h.offset not in seen],
+                           key=lambda h: h.offset)
             table = assign_by_order(heads, topics, s)
             placed = {t: table[(t.cls, t.num)].offset for t in topics if (t.cls, t.num) in table}
             placed.update(self._named_runs(s, topics, placed, part[0], part[1], JI_NOTE))
