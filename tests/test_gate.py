@@ -216,6 +216,19 @@ def test_a_rule_someone_told_about_a_meal_is_asked_of_the_texts_not_refused(engi
                           "这是怎么回事，平时喝点什么能润一润？").outcome == "refuse"
 
 
+def test_a_part_read_only_as_a_verdict_beside_a_vinaya_question_is_not_refused_as_another_kind(engine):
+    """「万一那位师兄忘了转达，会怎样？」 reads to the classifier as a verdict asked, with no one
+    pointed to judge; its likeliest open kind (financial, a sliver of the reading) is no ground
+    to refuse a question on sending one's consent to the 诵戒.  A question of one part with no
+    Vinaya in it and the same reading (「你说我们方丈行不行」) is still turned away."""
+    q = ("下周半月诵戒那天我要去医院陪护住院的老师父，走不开。听说可以托一位师兄替我把话带到大众那里。"
+         "请问要怎么托、怎么说？万一那位师兄忘了转达，会怎样？")
+    res = engine.ask(q)
+    assert not res.refused
+    assert "k.02.chanda" in [m.topic.id for m in res.selection.topics]     # 與欲
+    assert decide(engine, "你说我们方丈行不行").outcome == "refuse"
+
+
 @pytest.mark.parametrize("question", [
     "我们寺里两位师父为了过午能不能喝豆浆争起来了，到底谁对谁错？",
     "我们寺的两位师父为袈裟怎么搭吵了起来，一位说要偏袒右肩，一位说通肩，到底谁对谁错？请您评评。",

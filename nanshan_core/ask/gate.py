@@ -41,6 +41,7 @@ LOOSE_SUBJECT = 4.0      # what a topic met only by shared characters adds to a 
 STRONG_SUBJECT = 8.0     # topic evidence that frames a text as the Vinaya's as much as a word of it does
 SURE_OUT = 0.99           # a part this surely out of scope lends the answer no topic (engine._in_scope_text)
 OUT_SURE = 0.15           # posterior of 'answer' below which a text with no Vinaya in it is out of scope
+OPEN_KIND_AT = 0.05        # … when this much of it is one kind that needs no one judged
 LEX_WEIGHT = 0.4         # what each domain word adds to a kind's posterior (at most three count)
 FOLLOW_UP = 8            # characters up to which a part after an out-of-scope request only continues it
 FAINT_SUBJECT = 1.5      # topic evidence of a part the classifier finds in scope that still earns a scope note
@@ -790,7 +791,8 @@ class Gate:
         self.matcher = matcher
         self.nb = NaiveBayes(training_examples() if examples is None else examples)
 
-    def classify(self, text: str, subject: float = 0.0, alone: bool = False, framed: bool = False) -> tuple[str, float]:
+    def classify(self, text: str, subject: float = 0.0, alone: bool = False, framed: bool = False,
+                 beside_vinaya: bool = False) -> tuple[str, float]:
         """The kind of a text ('answer' or an out-of-scope kind) and how strongly.
 
         Three kinds of evidence: the patterns (certain), the classifier's posterior, and the
@@ -798,7 +800,8 @@ class Gate:
         make a question out of scope — 「藥犍度許哪些藥」 is the Vinaya's own subject — unless the
         asker wants advice for a situation of their own (我…怎么办, 要不要) or the question has
         no Vinaya framing at all (律, 戒, 比丘, a matched topic).  ``alone``: the text is a whole
-        question of one part, with no Vinaya question beside it to be the case of."""
+        question of one part, with no Vinaya question beside it to be the case of;
+        ``beside_vinaya``: a part of a question that holds a word of the Vinaya."""
         kind = pattern_kind(text)
         q = simplify(text)
         advice = any(w in q for w in _advice_words())
@@ -869,7 +872,11 @@ class Gate:
             likeliest = max(open_kinds, key=lambda x: post.get(x, 0.0))
             # … when the text asks something: a story the classifier reads as a verdict asked
             # (「同寺一位师兄向我借了钵……被偷了。」) is not therefore a legal question
-            if _asking_sentences(q):
+            # … and, for a part beside a Vinaya question, only when the classifier reads that kind
+            # itself: a part read all as a verdict with no one pointed to (「萬一那位師兄忘了轉達，
+            # 會怎樣？」 after asking how to send one's consent to the 誦戒) names no kind to refuse
+            # the question on
+            if _asking_sentences(q) and (not beside_vinaya or post.get(likeliest, 0.0) >= OPEN_KIND_AT):
                 best, strength = likeliest, REFUSE_AT
         return best, strength
 
@@ -887,8 +894,10 @@ class Gate:
         own = [t[c:] for t, c in zip(told, cut)]
         # (the parts' text is the analysis's, already simplified)
         framed = [c > 0 and not any(_lex_hits(k, t) for k in KINDS) for t, c in zip(own, cut)]
+        beside = len(a.parts) > 1 and _has_vinaya_word(a.simple)
         for i, part in enumerate(a.parts):
-            kind, p = self.classify(own[i], subject.get(i, 0.0), alone=len(a.parts) == 1, framed=framed[i])
+            kind, p = self.classify(own[i], subject.get(i, 0.0), alone=len(a.parts) == 1, framed=framed[i],
+                                    beside_vinaya=beside)
             parts.append({"text": part.text, "kind": kind, "p": round(p, 3), "subject": subject.get(i, 0.0)})
         self._takes_storys_kind(parts, a.parts)
         # a question of one sentence whose story only sets the scene is its question clause
