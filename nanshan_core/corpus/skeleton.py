@@ -474,6 +474,23 @@ def headings(stream: Stream, pattern: str, start: int, end: int,
     return out
 
 
+def ji_headings(s: Stream, start: int, end: int) -> list[Heading]:
+    """資持記's rule headings in its 隨戒釋相 篇: the number and the place the rule was made
+    (「十八佛在羅閱城」), the first ten of a class with 第 (「第九佛在舍衛」: without it 單提 8 and 9
+    had taken 7's gloss), or 第 and the story when the rule was made where the one before it was
+    (「第二迦留陀夷以佛制前戒」).  A class's title (「釋十三僧殘」) marks the headings after it: none
+    of them is an earlier class's rule (the 波羅夷 have no such headings, and 僧殘's 「第一戒佛在」
+    had gone to 婬戒; assign_by_order)."""
+    titles = [(m.start(), cls) for m in re.compile(s.fold(r"(?<=\n)釋[^\n]{1,8}(?=\n)")).finditer(s.text, start, end)
+              if (cls := _class_of(s.raw[m.start():m.end()]))]
+    heads = headings(s, rf"(?<=[。\n])第?(?P<num>初(?=戒)|[{NUMERALS}]{{1,4}})(?P<name>戒?[^。\n佛]{{0,8}}?)佛在",
+                     start, end, titles)
+    seen = {h.offset for h in heads}
+    heads += [h for h in headings(s, rf"(?<=\n)第(?P<num>[{NUMERALS}]{{1,3}})(?P<name>)", start, end, titles)
+              if h.offset not in seen]
+    return sorted(heads, key=lambda h: h.offset)
+
+
 def by_number(heads: list[Heading], counts: dict[str, int]) -> dict[tuple[str, int], Heading]:
     """(class, number) -> heading, keeping per class the longest run in which numbers rise
     with the text (a misprinted number out of sequence is dropped)."""
@@ -1098,24 +1115,11 @@ class Builder:
         if s is None or chao is None:
             return
         ji_pian = self._numbered_pian()[1]
-        # 「十八佛在羅閱城」: 資持記 opens each rule with its number and the place it was made, the
-        # first ten of a class with 第 (「第九佛在舍衛」): without it 單提 8 and 9 had taken 7's gloss
+        # 資持記 opens each rule with its number (ji_headings)
         part = ji_pian.get("14")
         placed: dict[Topic, int] = {}
         if part and not topics[0].nun:
-            # a class's title (「釋十三僧殘」) says no rule after it is of an earlier class: 資持記
-            # gives the 波羅夷 no such headings, and 僧殘's 「第一戒佛在」 had gone to 婬戒
-            titles = [(m.start(), cls) for m in re.compile(s.fold(r"(?<=\n)釋[^\n]{1,8}(?=\n)")).finditer(s.text, *part)
-                      if (cls := _class_of(s.raw[m.start():m.end()]))]
-            heads = headings(s, rf"(?<=[。\n])第?(?P<num>初(?=戒)|[{NUMERALS}]{{1,4}})(?P<name>戒?[^。\n佛]{{0,8}}?)佛在",
-                             part[0], part[1], titles)
-            # a rule made where the one before it was opens its paragraph with 第 and the story
-            # (「第二迦留陀夷以佛制前戒」「第九慈地因見羊行淫」)
-            seen = {h.offset for h in heads}
-            heads = sorted(heads + [h for h in headings(s, rf"(?<=\n)第(?P<num>[{NUMERALS}]{{1,3}})(?P<name>)",
-                                                        part[0], part[1], titles) if h.offset not in seen],
-                           key=lambda h: h.offset)
-            table = assign_by_order(heads, topics, s)
+            table = assign_by_order(ji_headings(s, *part), topics, s)
             placed = {t: table[(t.cls, t.num)].offset for t in topics if (t.cls, t.num) in table}
             placed.update(self._named_runs(s, topics, placed, part[0], part[1], JI_NOTE))
         # the rest by name (「婬戒佛在毘舍離國」), else through the commentary links, kept in
