@@ -477,17 +477,19 @@ def headings(stream: Stream, pattern: str, start: int, end: int,
 def ji_headings(s: Stream, start: int, end: int) -> list[Heading]:
     """資持記's rule headings in its 隨戒釋相 篇: the number and the place the rule was made
     (「十八佛在羅閱城」), the first ten of a class with 第 (「第九佛在舍衛」: without it 單提 8 and 9
-    had taken 7's gloss), or 第 and the story when the rule was made where the one before it was
-    (「第二迦留陀夷以佛制前戒」).  A class's title (「釋十三僧殘」) marks the headings after it: none
+    had taken 7's gloss), or, opening a paragraph, 第 and the story when the rule was made where
+    the one before it was (「第二迦留陀夷以佛制前戒」), or the number and 亦因 / 因前 (「四十五亦因
+    迦留陀夷與女露坐」, 「六十九因前作舉」).  A class's title (「釋十三僧殘」) marks the headings after it: none
     of them is an earlier class's rule (the 波羅夷 have no such headings, and 僧殘's 「第一戒佛在」
     had gone to 婬戒; assign_by_order)."""
     titles = [(m.start(), cls) for m in re.compile(s.fold(r"(?<=\n)釋[^\n]{1,8}(?=\n)")).finditer(s.text, start, end)
               if (cls := _class_of(s.raw[m.start():m.end()]))]
     heads = headings(s, rf"(?<=[。\n])第?(?P<num>初(?=戒)|[{NUMERALS}]{{1,4}})(?P<name>戒?[^。\n佛]{{0,8}}?)佛在",
                      start, end, titles)
-    seen = {h.offset for h in heads}
-    heads += [h for h in headings(s, rf"(?<=\n)第(?P<num>[{NUMERALS}]{{1,3}})(?P<name>)", start, end, titles)
-              if h.offset not in seen]
+    for pattern in (rf"(?<=\n)第(?P<num>[{NUMERALS}]{{1,3}})(?P<name>)",
+                    rf"(?<=\n)(?P<num>[{NUMERALS}]{{1,4}})(?P<name>)(?=亦因|因前|佛)"):
+        seen = {h.offset for h in heads}
+        heads += [h for h in headings(s, pattern, start, end, titles) if h.offset not in seen]
     return sorted(heads, key=lambda h: h.offset)
 
 
