@@ -136,16 +136,18 @@ class Matches:
             part_top[m.part] = max(part_top.get(m.part, 0.0), m.score)
         others += [(m.score, m) for m in self.ranked if m.score >= RUNNER_UP * part_top[m.part]]
         mains = {m.topic.id for m in self.main}
+        taken = {self.main[0].topic.id}
         for _, m in sorted(others, key=lambda x: -x[0]):
             if len(out) >= limit:
                 break
             if parts[m.part].nun and not parts[m.part].both and m.topic.is_rule and not m.topic.nun:
                 continue          # a monks' rule the nuns do not have (足食戒) answers no nun's question
-            if m.topic.id in {x.topic.id for x in out}:
+            if m.topic.id in taken:
                 continue
             if m.topic.id not in mains and any(_twin(m, x, self.analysis.simple) for x in out):
                 continue
             out.append(m)
+            taken.add(m.topic.id)
         return out
 
 

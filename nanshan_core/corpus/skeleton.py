@@ -548,7 +548,7 @@ def assign_by_order(heads: list[Heading], topics: list["Topic"], stream: Stream)
         if heads[i].num != topics[j].num:
             return 0.0
         if heads[i].cls and CLASS_ORDER.index(heads[i].cls) > CLASS_ORDER.index(topics[j].cls):
-            return 0.0          # after a later class's title (Builder.zichiji)
+            return 0.0          # after a later class's title (ji_headings)
         return 1.0 + 3.0 * len(snips[i] & docs[j]) / max(1, min(len(docs[j]), 12))
 
     return {(topics[j].cls, topics[j].num): heads[i] for i, j in _heaviest_chain(n, m, weight)}
