@@ -205,12 +205,16 @@ def test_a_question_in_the_text_is_quoted_with_its_answer(engine):
 def test_a_card_marks_only_a_sentence_that_carries_a_term(engine):
     # a clue passage chosen for its place (the story of a 羯磨) may hold no chosen term near its
     # start: its first sentence must not be marked on the card as if it answered the question
-    # (a term, or a word of a chosen topic: Engine.answer_words)
+    # (a term, or a word of a chosen topic: Engine.answer_words).  Only the own passages of a topic
+    # the question surely names (Engine.own_passages) may be marked where the question's own words
+    # fit without a term; the clue and search passages here are not among them
     r = engine.ask("什么情况下会被赶出僧团？")
     fold = engine.pack.normalizer.fold
     terms = [engine.pack.normalizer.fold_query(t) for t in engine.answer_words(r.selection)[0]]
-    marked = [c for pane in r.answer.panes.values() for c in pane]
-    assert marked
+    own = engine.own_passages(r)
+    assert all(r.materials[n - 1].source == "topic" for n in own)
+    marked = [c for pane in r.answer.panes.values() for c in pane if c.material not in own]
+    assert marked and any(r.materials[c.material - 1].source == "clue" for c in marked)
     assert all(any(t in fold(c.quote) for t in terms) for c in marked), [c.quote for c in marked]
     bare = [m.n for m in r.materials if not any(t in fold(m.text) for t in terms)]
     assert not {c.material for c in marked} & set(bare)
@@ -333,6 +337,26 @@ def test_among_a_passages_sentences_with_the_terms_the_asked_detail_is_quoted(en
     changed = [n for n in quoted if n in without and quoted[n] != without[n]]
     assert any(fold("以酒為藥") in fold(quoted[n]) and fold("藥") not in fold(without[n]) for n in changed), \
         [(quoted[n], without[n]) for n in changed]
+
+
+def test_a_surely_named_precepts_own_passages_are_quoted_where_they_fit_the_question_without_a_term(engine):
+    """A lay woman asks whether driving a monk, with others in the car, is 「约好一起走」 with a woman:
+    the match is sure (與女人期同行戒), but the terms (期行, 同道行 …) stand in neither the rule's 不犯
+    (「不期，不犯」) nor 行事鈔's conditions of the offence (「四緣。一是尼。二共期。三同乘…」).  The
+    topic's own passages are quoted where the question's own words fit them; before, those cards
+    marked nothing and the panes quoted other rules' sentences that held a term."""
+    from nanshan_core.ask.answer import compose
+    r = engine.ask("我是女居士，想开车载寺里的一位比丘去外地参加法会，车上还有别的同修。这样算不算跟女人约好一起走路？")
+    assert r.selection.confidence >= 0.5 and "m.pc.30" in [m.topic.id for m in r.selection.topics]
+    fold = engine.pack.normalizer.fold
+    words, weights = engine.answer_words(r.selection)
+    before = compose(engine.pack, words, r.materials, weights, r.context)
+
+    def quoted(answer, layer, *marks):
+        return [c.coord for c in answer.panes[layer] if all(fold(x) in fold(c.quote) for x in marks)]
+    assert quoted(r.answer, "vinaya", "不期", "不犯") and not quoted(before, "vinaya", "不期", "不犯")
+    assert quoted(r.answer, "daoxuan", "共期", "同乘") and not quoted(before, "daoxuan", "共期", "同乘")
+    assert all(c.startswith("T40n1804") for c in quoted(r.answer, "daoxuan", "共期", "同乘"))
 
 
 def test_a_combined_editions_place_reaches_the_whole_block_on_the_rule(engine):

@@ -36,7 +36,7 @@ def quoted_reply(result, n_quotes: int = 2) -> str:
 def extractive(engine, result):
     """The answer the code alone writes from the same terms, topics and materials."""
     words, weights = engine.answer_words(result.selection)
-    return compose(engine.pack, words, result.materials, weights, result.context)
+    return engine.extractive(result)
 
 
 # -- the rule, on the real model ----------------------------------------------------------------
