@@ -231,6 +231,13 @@ def test_eval_counts_a_gold_passage_as_quoted_only_when_the_answer_shows_it(engi
     step = next(k for k in range(40, 4000) if all(abs(base + k - i) > 8 for i in ids))
     far = full_pack.line_by_id(base + step)
     assert not gold_quoted(engine, {"coord": far.coord}, res)
+    # a line only a card marks is shown, but not quoted in the text read as the answer
+    assert gold_quoted(engine, {"coord": cit.coord}, res, cards=False)
+    text_ids = [full_pack.line(c.coord).id for c in res.answer.citations if c.coord]
+    card = next(c for cs in res.answer.panes.values() for c in cs
+                if c.coord and all(abs(full_pack.line(c.coord).id - i) > 8 for i in text_ids))
+    assert gold_quoted(engine, {"coord": card.coord}, res)
+    assert not gold_quoted(engine, {"coord": card.coord}, res, cards=False)
 
 
 def test_no_answer_quotes_a_line_of_a_ke_table(engine):

@@ -129,17 +129,19 @@ def _name_forms(name: str, fold) -> set[str]:
 QUOTE_WINDOW = (-2, 6)      # lines around a gold line (a gold quote may run on) that count as quoting it
 
 
-def gold_quoted(engine: Engine, gold: dict, result) -> bool:
-    """Does the answer a reader sees (its text and its panes) quote the gold passage — a verified
-    line of the same work at or just after the gold's line?  Recall says the passage was found;
-    this says it was shown."""
+def gold_quoted(engine: Engine, gold: dict, result, cards: bool = True) -> bool:
+    """Does the answer a reader sees (its text and, with ``cards``, its panes' cards) quote the gold
+    passage — a verified line of the same work at or just after the gold's line?  Recall says the
+    passage was found; this says it was shown (without ``cards``: in the text read as the answer)."""
     if not result.answer:
         return False
     try:
         target = engine.pack.line(gold["coord"]).id
     except NanshanError:
         return False
-    cits = list(result.answer.citations) + [c for cs in result.answer.panes.values() for c in cs]
+    cits = list(result.answer.citations)
+    if cards:
+        cits += [c for cs in result.answer.panes.values() for c in cs]
     for c in cits:
         if c.level != "line" or not c.coord or not c.coord.startswith(gold["coord"].split("_")[0]):
             continue
@@ -178,7 +180,8 @@ def run(engine: Engine, questions_path: Path, cbeta: Path, ask=None, progress=No
         rep = QuestionReport(q["id"], q.get("expect", "answer"), res.refused, seconds=time.perf_counter() - t0)
         for g in q.get("gold", []):
             rep.gold.append({"coord": g["coord"], "layer": g["layer"], "hit": gold_hit(engine, g, res.materials),
-                             "quoted": gold_quoted(engine, g, res)})
+                             "quoted": gold_quoted(engine, g, res),
+                             "in_text": gold_quoted(engine, g, res, cards=False)})
         if q.get("topic") and not res.refused:
             rep.topic_hit = topic_hit(engine, q["topic"], res.selection.topics)
         if res.answer:
@@ -207,6 +210,9 @@ def summarise(reports: list[QuestionReport]) -> dict:
         "quoted": {"overall": _ratio(sum(g["quoted"] for g in gold), len(gold)),
                    **{layer: _ratio(sum(g["quoted"] for g in gold if g["layer"] == layer),
                                     sum(1 for g in gold if g["layer"] == layer)) for layer in LAYERS}},
+        "quoted_in_text": {"overall": _ratio(sum(g["in_text"] for g in gold), len(gold)),
+                           **{layer: _ratio(sum(g["in_text"] for g in gold if g["layer"] == layer),
+                                            sum(1 for g in gold if g["layer"] == layer)) for layer in LAYERS}},
         "line_accuracy": _ratio(sum(1 for c in line_cits if c["raw_ok"]), len(line_cits)),
         "line_share": _ratio(len(line_cits), len(cits)),
         "paragraph_share": _ratio(sum(1 for c in cits if c["level"] == "paragraph"), len(cits)),
@@ -241,6 +247,8 @@ def format_report(s: dict, summary_only: bool = False) -> str:
         f"道宣 {pct(rec['daoxuan'])}；元照 {pct(rec['yuanzhao'])}",
         f"引用（gold 段落被答案或卡片引用）：总 {pct(s['quoted']['overall'])}；律本 {pct(s['quoted']['vinaya'])}；"
         f"道宣 {pct(s['quoted']['daoxuan'])}；元照 {pct(s['quoted']['yuanzhao'])}",
+        f"其中答案正文引用：总 {pct(s['quoted_in_text']['overall'])}；律本 {pct(s['quoted_in_text']['vinaya'])}；"
+        f"道宣 {pct(s['quoted_in_text']['daoxuan'])}；元照 {pct(s['quoted_in_text']['yuanzhao'])}",
         f"行级坐标准确率（对照原始 XML）：{pct(s['line_accuracy'])}",
         f"行级占比：{pct(s['line_share'])}；段级占比：{pct(s['paragraph_share'])}",
         f"编造出处：{s['fabricated']}",
