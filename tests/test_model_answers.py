@@ -13,7 +13,6 @@ import sys
 import pytest
 
 from nanshan_core.ask import llm
-from nanshan_core.ask.answer import compose
 from nanshan_core.ask.draft import SET_ASIDE_NOTICE, copied_share, own_text, set_aside_reason
 from nanshan_core.ask.engine import Engine
 from nanshan_core.ask.remembered import AnswerCache, model_identity
@@ -35,7 +34,6 @@ def quoted_reply(result, n_quotes: int = 2) -> str:
 
 def extractive(engine, result):
     """The answer the code alone writes from the same terms, topics and materials."""
-    words, weights = engine.answer_words(result.selection)
     return engine.extractive(result)
 
 
