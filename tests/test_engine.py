@@ -366,6 +366,26 @@ def test_a_surely_named_precepts_own_passages_are_quoted_where_they_fit_the_ques
     assert all(c.startswith("T40n1804") for c in quoted(r.answer, "daoxuan", "共期", "同乘"))
 
 
+def test_each_part_of_a_question_of_several_has_its_own_rule_quoted_in_the_answer(engine):
+    """「…同坐一辆车出门吗？另外，路上能不能在车里吃晚饭？」 asks of two rules, 與女人期同行 and
+    非時食: the answer's 律本 section quotes the 四分律 rule of each, not only the main part's."""
+    from nanshan_core.ask.answer import compose
+    r = engine.ask("比丘可以跟女人同坐一辆车出门吗？另外，路上能不能在车里吃晚饭？")
+    ids = [m.topic.id for m in r.selection.topics]
+    assert "m.pc.37" in ids and "m.pc.30" in ids
+    assert len({m.part for m in r.selection.topics if m.topic.id in ("m.pc.37", "m.pc.30")}) == 2
+    fold = engine.pack.normalizer.fold
+
+    def rules(answer):
+        return [c.quote for c in answer.citations if c.coord and c.coord.startswith("T22n1428")
+                and (fold("非時受食") in fold(c.quote) or fold("共期同一道行") in fold(c.quote))]
+    now = rules(r.answer)
+    assert any(fold("非時受食") in fold(q) for q in now) and any(fold("共期同一道行") in fold(q) for q in now), now
+    words, weights = engine.answer_words(r.selection)
+    before = compose(engine.pack, words, r.materials, weights, r.context, engine.own_passages(r))
+    assert not any(fold("共期同一道行") in fold(q) for q in rules(before))
+
+
 def test_a_combined_editions_place_reaches_the_whole_block_on_the_rule(engine):
     """戒本疏 with 行宗記 (X0714) alternates 律, 疏 and 記 paragraph by paragraph: 飲酒戒's 疏 on the
     exemption for the sick (「開中餘藥不治酒為藥者」) stands seven paragraphs after its first 疏.  The

@@ -110,6 +110,12 @@ def _in_scope_text(question: str, matches, decision) -> str:
     return "".join(question[p.start:p.end] for i, p in enumerate(parts) if i not in out)
 
 
+def _materials_in(materials: list[Material], places) -> list[int]:
+    """The numbers of the topic materials whose passage lies in one of ``places``."""
+    return [m.n for m in materials if m.source == "topic"
+            and any(pl.start <= m.passage - 1 < pl.end for pl in places)]
+
+
 def check_question(question: str) -> str:
     """The question as the engine (and a model) will see it, or a clear message why not:
     terminal controls and bidi overrides are dropped first (a question must not recolour
@@ -273,7 +279,8 @@ class Engine:
         """The answer made of quotations only, from a retrieved result (the model path keeps it
         beside the model's draft)."""
         words, weights = self.answer_words(result.selection)
-        return compose(self.pack, words, result.materials, weights, result.context, self.own_passages(result))
+        return compose(self.pack, words, result.materials, weights, result.context,
+                       self.own_passages(result), self.part_passages(result))
 
     @staticmethod
     def own_passages(result: Result) -> frozenset[int]:
@@ -286,9 +293,23 @@ class Engine:
         sel = result.selection
         if (sel.confidence or 0.0) < SURE_CONFIDENCE:
             return frozenset()
-        places = [pl for m, pls in zip(sel.topics, result.places) if m.score >= SURE for pl in pls]
-        return frozenset(m.n for m in result.materials if m.source == "topic"
-                         and any(pl.start <= m.passage - 1 < pl.end for pl in places))
+        return frozenset(n for m, pls in zip(sel.topics, result.places) if m.score >= SURE
+                         for n in _materials_in(result.materials, pls))
+
+    @staticmethod
+    def part_passages(result: Result) -> list[frozenset[int]]:
+        """For each part other than the main topic's, whose first topic scores SURE, the materials
+        that are that topic's own passages (answer._each_part quotes one of each)."""
+        sel = result.selection
+        if not sel.topics:
+            return []
+        seen = {sel.topics[0].part}
+        out = []
+        for m, pls in zip(sel.topics[1:], result.places[1:]):
+            if m.part not in seen and m.score >= SURE:       # a part's first topic only
+                seen.add(m.part)
+                out.append(frozenset(_materials_in(result.materials, pls)))
+        return out
 
     def answer_words(self, sel: Selection) -> tuple[list[str], list[float]]:
         """The words a quotation is chosen by: the terms, then the chosen topics' own words.
