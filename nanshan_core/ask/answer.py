@@ -205,8 +205,13 @@ def compose(pack: Pack, terms: list[str], materials: list[Material], weights: li
     # the answer's own text quotes only sentences that carry a term: a card may mark what merely
     # fits the question in a topic's own passage, but the text a reader takes as the answer keeps
     # to what the terms found, save 四分律's exemption (the asked rule's 不犯 need not name a term)
-    termed = {m.n: [p for p in scored[m.n] if p.termed] for m in materials}
-    said = {m.n: best_sentence(m, termed[m.n]) for m in materials}
+    # (only an own passage's picks can differ: elsewhere a sentence without a term scores nothing)
+    said, said_seconds = dict(picks), {}
+    for m in materials:
+        if m.n in own:
+            termed = [p for p in scored[m.n] if p.termed]
+            said[m.n] = best_sentence(m, termed)
+            said_seconds[m.n] = _second(m, termed, said[m.n])
     spent = [0.0]
 
     def checked(quote: str, n: int) -> Citation:
@@ -218,6 +223,7 @@ def compose(pack: Pack, terms: list[str], materials: list[Material], weights: li
     # topic's own passage, fits the question (_prefer_the_asked_detail): a clue passage read for its
     # place in the text is not presented as if one of its sentences answered the question
     seconds = {m.n: _second(m, scored[m.n], picks[m.n]) for m in materials}
+    said_seconds = {**seconds, **said_seconds}
     panes = {layer: [checked(p.quote, m.n) for m in materials if m.layer == layer and picks[m.n].score > 0
                      for p in (picks[m.n], *seconds[m.n])] for layer in LAYERS}
     if any(m.layer == OTHER for m in materials):       # only a wider pack's strongest passages
@@ -226,7 +232,6 @@ def compose(pack: Pack, terms: list[str], materials: list[Material], weights: li
     lines: list[str] = []
     chosen: list[_Pick] = []
     no_sifenlu = False
-    said_seconds = {m.n: _second(m, termed[m.n], said[m.n]) for m in materials}
     for layer in LAYERS:
         layer_picks = [said[m.n] for m in materials if m.layer == layer and said[m.n].score > 0]
         selected = _lead_with_topic(layer, _select(layer, layer_picks), layer_picks, said_seconds)
@@ -329,15 +334,25 @@ def _lead_with_topic(layer: str, selected: list[_Pick], picks: list[_Pick],
     out = list(selected)
     if all(p.quote != lead.quote for p in out):
         same = [p for p in out if p.material.work == lead.material.work]
-        drop = min(same or out, key=lambda p: (p.score, -p.material.n))
+        drop = _weakest(same or out)
         out = [p for p in out if p is not drop] + [lead]
     second = seconds[lead.material.n] if layer != "vinaya" else ()
     if second and all(p.quote != second[0].quote for p in out):
         if len(out) >= PER_LAYER[layer]:
-            weakest = min((p for p in out if p is not lead), key=lambda p: (p.score, -p.material.n), default=None)
+            weakest = _weakest([p for p in out if p is not lead])
             out = [p for p in out if p is not weakest]
         out.append(second[0])
-    return sorted(out, key=lambda p: (p.material.work != "T1428", p.material.n, p.at))
+    return _in_reading_order(out)
+
+
+def _weakest(picks: list[_Pick]) -> _Pick | None:
+    """The quote a section gives up first: the lowest score, the later material on a tie."""
+    return min(picks, key=lambda p: (p.score, -p.material.n), default=None)
+
+
+def _in_reading_order(picks: list[_Pick]) -> list[_Pick]:
+    """四分律 first, then the materials in their order, each one's quotes as they stand in it."""
+    return sorted(picks, key=lambda p: (p.material.work != "T1428", p.material.n, p.at))
 
 
 def _each_part(layer: str, selected: list[_Pick], picks: list[_Pick], parts: list[frozenset[int]]) -> list[_Pick]:
@@ -362,10 +377,10 @@ def _each_part(layer: str, selected: list[_Pick], picks: list[_Pick], parts: lis
             others = [p for p in out if id(p) not in kept]
             if not others:
                 continue
-            weakest = min(others, key=lambda p: (p.score, -p.material.n))
+            weakest = _weakest(others)
             out = [p for p in out if p is not weakest]
         out.append(mine)
-    return sorted(out, key=lambda p: (p.material.work != "T1428", p.material.n, p.at))
+    return _in_reading_order(out)
 
 
 def _select(layer: str, picks: list[_Pick]) -> list[_Pick]:

@@ -196,8 +196,6 @@ def run(engine: Engine, questions_path: Path, cbeta: Path, ask=None, progress=No
 
 def summarise(reports: list[QuestionReport]) -> dict:
     gold = [g for r in reports if r.expect == "answer" for g in r.gold]
-    recall = {layer: _ratio(sum(g["hit"] for g in gold if g["layer"] == layer),
-                            sum(1 for g in gold if g["layer"] == layer)) for layer in LAYERS}
     cits = [c for r in reports for c in r.citations]
     line_cits = [c for c in cits if c["level"] == "line"]
     refuse = [r for r in reports if r.expect == "refuse"]
@@ -206,13 +204,9 @@ def summarise(reports: list[QuestionReport]) -> dict:
     wrongly_refused = [r.id for r in answerable if r.refused]
     return {
         "questions": len(reports),
-        "recall": {"overall": _ratio(sum(g["hit"] for g in gold), len(gold)), **recall},
-        "quoted": {"overall": _ratio(sum(g["quoted"] for g in gold), len(gold)),
-                   **{layer: _ratio(sum(g["quoted"] for g in gold if g["layer"] == layer),
-                                    sum(1 for g in gold if g["layer"] == layer)) for layer in LAYERS}},
-        "quoted_in_text": {"overall": _ratio(sum(g["in_text"] for g in gold), len(gold)),
-                           **{layer: _ratio(sum(g["in_text"] for g in gold if g["layer"] == layer),
-                                            sum(1 for g in gold if g["layer"] == layer)) for layer in LAYERS}},
+        "recall": _by_layer(gold, "hit"),
+        "quoted": _by_layer(gold, "quoted"),
+        "quoted_in_text": _by_layer(gold, "in_text"),
         "line_accuracy": _ratio(sum(1 for c in line_cits if c["raw_ok"]), len(line_cits)),
         "line_share": _ratio(len(line_cits), len(cits)),
         "paragraph_share": _ratio(sum(1 for c in cits if c["level"] == "paragraph"), len(cits)),
@@ -229,6 +223,15 @@ def summarise(reports: list[QuestionReport]) -> dict:
                           "bad_lines": [c["coord"] for c in r.citations if c["level"] == "line" and not c["raw_ok"]]}
                          for r in reports],
     }
+
+
+def _by_layer(gold: list[dict], key: str) -> dict:
+    """The share of gold passages with ``key`` true, overall and per layer."""
+    out = {"overall": _ratio(sum(g[key] for g in gold), len(gold))}
+    for layer in LAYERS:
+        mine = [g for g in gold if g["layer"] == layer]
+        out[layer] = _ratio(sum(g[key] for g in mine), len(mine))
+    return out
 
 
 def _ratio(a: int, b: int) -> dict:
