@@ -839,3 +839,15 @@ def test_a_prescription_asked_for_is_medical_advice_but_the_rule_on_it_is_not(en
     d = decide(engine, "我儿子高烧三天不退，听说出家人懂医术，师父们能不能帮忙开个方子？")
     assert d.outcome == "refuse" and d.kind == "medical"
     assert decide(engine, "比丘生病了，律里允许自己开方子抓药吗？").outcome != "refuse"
+
+
+def test_what_a_role_requires_is_asked_of_the_texts_but_whether_someone_has_it_is_a_verdict(engine):
+    """「比丘尼作和尚尼的资格是怎么规定的」 asks the rule on a role (十二歲, 白二羯磨); 资格 alone
+    had refused it as a verdict, since the story points at 那位和尚尼.  Whether a person pointed
+    at has or has lost that standing (「这样的人还有资格传戒吗」) is still judging him."""
+    story = "我是比丘尼。最近听一位师姐说，她受戒时的那位和尚尼戒腊其实不满十二年。"
+    res = engine.ask(story + "想请教四分律里对比丘尼作和尚尼的资格是怎么规定的？")
+    assert not res.refused, res.selection.refusal
+    for verdict in ("那位和尚尼还有资格给人授戒吗？", "你说那位和尚尼够不够资格？"):
+        d = decide(engine, story + verdict)
+        assert d.outcome == "refuse" and d.kind == "judge", (verdict, d.outcome, d.kind)
