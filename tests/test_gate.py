@@ -851,3 +851,15 @@ def test_what_a_role_requires_is_asked_of_the_texts_but_whether_someone_has_it_i
     for verdict in ("那位和尚尼还有资格给人授戒吗？", "你说那位和尚尼够不够资格？"):
         d = decide(engine, story + verdict)
         assert d.outcome == "refuse" and d.kind == "judge", (verdict, d.outcome, d.kind)
+
+
+@pytest.mark.parametrize("question", [
+    "寺里的老经堂漏雨，大家商量拆了重盖，旁边的旧塔也想挪个位置，这样做有没有罪过？",
+    "山上的小庙年久失修，住持想把旧塔推倒另建，会不会有罪过？",
+])
+def test_whether_an_act_is_an_offence_is_not_turned_away_by_the_classifier_alone(engine, question):
+    """Pulling down a 塔 is 壞塔 in the texts; with no word of a domain in it the classifier had
+    read 拆/重建 as a legal matter and refused it.  A domain word still decides."""
+    assert decide(engine, question).outcome == "answer"
+    d = decide(engine, "我们家拆迁，补偿款分得不公平，我去法院告我哥会不会有罪过？")
+    assert d.outcome == "refuse" and d.kind == "legal"

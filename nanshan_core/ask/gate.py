@@ -171,7 +171,8 @@ _OFFENCE_REPAID = re.compile(r"[犯破](?:了|过|个|一|条|这|那|些|根本
 # question, whatever domain the act comes from (a verdict on a person pointed at is not: judge)
 _OFFENCE_ASKED = re.compile(r"(?:算不算|算是|是不是|是否|会不会|犯不犯|有没有|算)(?:犯|破)"
                             r"|犯(?:了)?(?:什么|哪)|[犯破][了过]?[^，。？！]{0,2}戒(?:吗|么|呢|？|\?)"
-                            r"|(?:哪|什么|何)一?[类种条篇](?:的)?(?:过失|过|罪|戒)")
+                            r"|(?:哪|什么|何)一?[类种条篇](?:的)?(?:过失|过|罪|戒)"
+                            r"|(?:会不会|是不是|有没有|算不算)有?(?:罪过|过失)|有(?:罪过|过失)(?:吗|么|呢)")
 
 
 # 「出家人可以買股票嗎」「比丘尼可以跟租户打官司吗」: leave asked for a monastic to do a thing
@@ -808,7 +809,10 @@ class Gate:
         # what the texts rule (律里对比丘参与诉讼有什么规定), whether an act is an offence, or leave
         # asked for a monastic: the Vinaya's own question, whatever domain its thing comes from
         of_the_texts = not advice and any(w in q for w in _text_words())
-        offence = bool(_OFFENCE_ASKED.search(q)) or bool(_TELLING_OFFENCE.search(q))
+        # (whether an act is an offence — 「拆佛塔会不会有罪过」 — is never turned away by the
+        # classifier alone: with no word of a domain, 拆/重建 had read as a legal question)
+        asks_offence = bool(_OFFENCE_ASKED.search(q))
+        offence = asks_offence or bool(_TELLING_OFFENCE.search(q))
         vinaya_form = offence or bool(_MONASTIC_LEAVE.search(q)) or of_the_texts
         if kind and not (kind not in WHOLE_KINDS and vinaya_form):
             return kind, 1.0
@@ -846,7 +850,7 @@ class Gate:
                     # question away unless it is sure and nothing of the Vinaya is in it
                     # (on a text of its own: 「到底怎样才对？」 after a story is that story's question;
                     # 「买哪只比较好？」 asks for a pick of its own)
-                    sure = post.get(k, 0.0) >= ALONE_AT and not vinaya and own
+                    sure = post.get(k, 0.0) >= ALONE_AT and not vinaya and own and not asks_offence
                     val = post.get(k, 0.0) if sure and not leave() else 0.0
                 elif vinaya and not advice and lex[k] < 3:
                     # the Vinaya's own framing (出家人…开悟证果 is 大妄語) and no advice asked for
@@ -865,7 +869,8 @@ class Gate:
             if cands:
                 best = max(cands, key=lambda x: post.get(x, 0.0) + LEX_WEIGHT * min(lex[x], 3))
                 strength = REFUSE_AT
-        if best == "answer" and post.get("answer", 0.0) < OUT_SURE and not vinaya and subject < SUBJECT_AT:
+        if best == "answer" and post.get("answer", 0.0) < OUT_SURE and not vinaya and subject < SUBJECT_AT \
+                and not asks_offence:
             # no domain word, but the classifier is all but sure the text is not the Vinaya's and
             # no Vinaya word or topic says otherwise: its likeliest kind that needs no one judged
             open_kinds = [k for k in KINDS if k not in WHOLE_KINDS]
