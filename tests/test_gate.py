@@ -863,3 +863,14 @@ def test_whether_an_act_is_an_offence_is_not_turned_away_by_the_classifier_alone
     assert decide(engine, question).outcome == "answer"
     d = decide(engine, "我们家拆迁，补偿款分得不公平，我去法院告我哥会不会有罪过？")
     assert d.outcome == "refuse" and d.kind == "legal"
+
+
+def test_whether_someone_in_a_told_case_is_at_fault_is_asked_of_the_texts(engine):
+    """「旁边那位师妹有没有过失？」 after a 破僧 story asks how the texts class her act (助破僧), as
+    「犯了什么罪」 does; a verdict on her standing is still judging."""
+    story = ("我是比丘尼。寺里有位师姐要另立一伙自己诵戒，大众为她作呵谏羯磨，她硬撑到三番羯磨作完才放弃。"
+             "当时有位师妹在旁边一直劝她坚持。")
+    res = engine.ask(story + "请问这位师妹有没有过失？")
+    assert not res.refused, res.selection.refusal
+    d = decide(engine, story + "这位师妹还算不算合格的比丘尼？")
+    assert d.outcome == "refuse" and d.kind == "judge", (d.outcome, d.kind)

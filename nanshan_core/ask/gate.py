@@ -633,7 +633,7 @@ _ASKS_OPENING = re.compile(r"^(?:我?想)?(?:请问|请教|问一下|问问|想�
 # own question (若比丘…犯…) even when the act is someone's; only a verdict on the person (还算不算
 # 比丘, 定个罪) or one asked of the reader outright (_verdict_requested: 你直接告诉我他犯了什么罪)
 # is judging, and so is the offence insisted on (「他到底犯了什么？」)
-_CLASSIFIES = re.compile(r"犯了?(?:什么|哪|何)|(?:什么|何|哪种|哪个)罪|哪一?条")
+_CLASSIFIES = re.compile(r"犯了?(?:什么|哪|何)|(?:什么|何|哪种|哪个)罪|哪一?条|有没有(?:过失|罪过)|有(?:过失|罪过)吗")
 _INSISTS = re.compile(r"到底|究竟")
 
 
