@@ -676,13 +676,23 @@ def _verdict_requested(q: str) -> bool:
     """Is the reader asked outright for a verdict on a person — 「法师您看他到底算不算破戒」,
     「请法师判定监院师父是否已犯僧殘」, 「你评判一下，监院这样还算不算合格」: a sentence that asks,
     addressed to the reader, with a verdict and the person (a role, 本人, 他/她) in it."""
-    for sentence in _asking_sentences(q):
+    asking = _asking_sentences(q)
+    for sentence in asking:
         s = _undisclaimed(sentence)
         if (_verdict().search(s) and (_ADDRESSEE.search(s) or _requests(s))
                 and (_names_the_person(s) or re.search("[他她]", s))):
             return True
+    # … or asked of the person in one sentence and demanded of the reader in a short next one:
+    # 「他这样还算一个守戒的比丘吗？你直接下判断。」
+    for a, b in zip(asking, asking[1:]):
+        s = _undisclaimed(a)
+        if (_verdict().search(s) and (_names_the_person(s) or re.search("[他她]", s))
+                and (_ADDRESSEE.search(b) or _requests(b)) and _content(b) <= SHORT_DEMAND):
+            return True
     return False
 
+
+SHORT_DEMAND = 12          # characters of a sentence that only demands the verdict asked before it
 
 # a sentence opening with 请 pleads (「请就她本人给个评价。」); 恳请/烦请/麻烦 … are _REQUEST words
 _PLEA = re.compile(r"\W*请")
@@ -919,7 +929,10 @@ class Gate:
         q = a.simple                      # the question simplified, as the analysis read it
         if _verdict_pointed_back(a.parts) and not _asks_teaching_only(q):
             return self._whole("judge", parts, a.parts)
-        if _judges_a_master(q) or (whole_kind == "judge" and _verdict_requested(q)):
+        # a verdict asked of a person and demanded of the reader outright (你直接下判断, 你说她是不是
+        # 骗子) is judging whatever the classifier reads the story as (a historical master's war
+        # counsel had read as answerable, a beggar in robes as doctrine)
+        if _judges_a_master(q) or _verdict_requested(q):
             return self._whole("judge", parts, a.parts)
         # the story around a question («我在电商公司上班…») is not itself a request
         out_parts = [p for i, (p, part) in enumerate(zip(parts, a.parts))
