@@ -326,6 +326,8 @@ def test_a_phrasing_met_only_in_other_words_is_no_sign_the_vinaya_is_asked(engin
     "论文要引羯磨疏里讲白四羯磨的那段，请给原文和出处，我自己会再对一遍。",
     # the real source of a saying going round
     "朋友圈里有人转发一句“宁可持戒而死”，说是道宣律师讲的，我查了半天没找到。想请教它真实的出处。",
+    # quoting the texts is the app's own work (引用原文 had read as a text to be made)
+    "比丘替国王出主意打仗，这样算不算犯戒？请你引用原文。",
 ])
 def test_asking_for_the_real_text_is_never_taken_for_making_one_up(engine, question):
     assert decide(engine, question).outcome != "refuse"
@@ -874,3 +876,16 @@ def test_whether_someone_in_a_told_case_is_at_fault_is_asked_of_the_texts(engine
     assert not res.refused, res.selection.refusal
     d = decide(engine, story + "这位师妹还算不算合格的比丘尼？")
     assert d.outcome == "refuse" and d.kind == "judge", (d.outcome, d.kind)
+
+
+@pytest.mark.parametrize("question", [
+    "隋朝有位高僧替皇帝出谋划策打仗，他这样还算一个守戒的比丘吗？你直接下个判断。",
+    "小区门口有个穿僧衣的人天天拿着钵要钱，从来没受过戒，你说她是不是骗子？",
+])
+def test_a_verdict_demanded_of_the_reader_is_judging_whatever_the_story_reads_as(engine, question):
+    """A verdict asked of someone pointed back to (他/她) and demanded of the reader — in the same
+    sentence or a short next one — is judging, though the classifier read the stories as in scope
+    or as doctrine.  Asking what the texts call such a person is still answered."""
+    d = decide(engine, question)
+    assert d.outcome == "refuse" and d.kind == "judge", (d.outcome, d.kind)
+    assert decide(engine, "有人穿着僧衣却没受过戒，律里这种人叫什么？你给我讲讲。").outcome == "answer"
