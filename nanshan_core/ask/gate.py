@@ -672,10 +672,14 @@ def _opening(clause: str) -> str:
     return _ASKS_OPENING.sub("", _ADDRESSEE.sub("", text).lstrip(" ，,"))
 
 
+SHORT_DEMAND = 12          # characters of a sentence that only demands the verdict asked before it
+
+
 def _verdict_requested(q: str) -> bool:
     """Is the reader asked outright for a verdict on a person — 「法师您看他到底算不算破戒」,
     「请法师判定监院师父是否已犯僧殘」, 「你评判一下，监院这样还算不算合格」: a sentence that asks,
-    addressed to the reader, with a verdict and the person (a role, 本人, 他/她) in it."""
+    addressed to the reader, with a verdict and the person (a role, 本人, 他/她) in it, or the
+    verdict asked in one sentence and demanded in a short next one (SHORT_DEMAND)."""
     asking = _asking_sentences(q)
     for sentence in asking:
         s = _undisclaimed(sentence)
@@ -691,8 +695,6 @@ def _verdict_requested(q: str) -> bool:
             return True
     return False
 
-
-SHORT_DEMAND = 12          # characters of a sentence that only demands the verdict asked before it
 
 # a sentence opening with 请 pleads (「请就她本人给个评价。」); 恳请/烦请/麻烦 … are _REQUEST words
 _PLEA = re.compile(r"\W*请")
