@@ -202,16 +202,6 @@ def compose(pack: Pack, terms: list[str], materials: list[Material], weights: li
         for m in materials:
             _prefer_the_asked_detail(scored[m.n], context, max(weights, default=1.0), m.n in own)
     picks = {m.n: best_sentence(m, scored[m.n]) for m in materials}
-    # the answer's own text quotes only sentences that carry a term: a card may mark what merely
-    # fits the question in a topic's own passage, but the text a reader takes as the answer keeps
-    # to what the terms found, save 四分律's exemption (the asked rule's 不犯 need not name a term)
-    # (only an own passage's picks can differ: elsewhere a sentence without a term scores nothing)
-    said, said_seconds = dict(picks), {}
-    for m in materials:
-        if m.n in own:
-            termed = [p for p in scored[m.n] if p.termed]
-            said[m.n] = best_sentence(m, termed)
-            said_seconds[m.n] = _second(m, termed, said[m.n])
     spent = [0.0]
 
     def checked(quote: str, n: int) -> Citation:
@@ -223,7 +213,16 @@ def compose(pack: Pack, terms: list[str], materials: list[Material], weights: li
     # topic's own passage, fits the question (_prefer_the_asked_detail): a clue passage read for its
     # place in the text is not presented as if one of its sentences answered the question
     seconds = {m.n: _second(m, scored[m.n], picks[m.n]) for m in materials}
-    said_seconds = {**seconds, **said_seconds}
+    # the answer's own text quotes only sentences that carry a term: a card may mark what merely
+    # fits the question in a topic's own passage, but the text a reader takes as the answer keeps
+    # to what the terms found, save 四分律's exemption (the asked rule's 不犯 need not name a term)
+    # (only an own passage's picks can differ: elsewhere a sentence without a term scores nothing)
+    said, said_seconds = dict(picks), dict(seconds)
+    for n in own & picks.keys():
+        m = next(x for x in materials if x.n == n)
+        termed = [p for p in scored[n] if p.termed]
+        said[n] = best_sentence(m, termed)
+        said_seconds[n] = _second(m, termed, said[n])
     panes = {layer: [checked(p.quote, m.n) for m in materials if m.layer == layer and picks[m.n].score > 0
                      for p in (picks[m.n], *seconds[m.n])] for layer in LAYERS}
     if any(m.layer == OTHER for m in materials):       # only a wider pack's strongest passages

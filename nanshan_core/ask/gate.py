@@ -680,20 +680,18 @@ def _verdict_requested(q: str) -> bool:
     「请法师判定监院师父是否已犯僧殘」, 「你评判一下，监院这样还算不算合格」: a sentence that asks,
     addressed to the reader, with a verdict and the person (a role, 本人, 他/她) in it, or the
     verdict asked in one sentence and demanded in a short next one (SHORT_DEMAND)."""
+    def of_someone(s: str) -> bool:
+        return bool(_verdict().search(s)) and (_names_the_person(s) or bool(re.search("[他她]", s)))
+
+    def addressed(s: str) -> bool:
+        return bool(_ADDRESSEE.search(s)) or _requests(s)
     asking = _asking_sentences(q)
-    for sentence in asking:
-        s = _undisclaimed(sentence)
-        if (_verdict().search(s) and (_ADDRESSEE.search(s) or _requests(s))
-                and (_names_the_person(s) or re.search("[他她]", s))):
-            return True
+    if any(of_someone(s) and addressed(s) for s in map(_undisclaimed, asking)):
+        return True
     # … or asked of the person in one sentence and demanded of the reader in a short next one:
     # 「他这样还算一个守戒的比丘吗？你直接下判断。」
-    for a, b in zip(asking, asking[1:]):
-        s = _undisclaimed(a)
-        if (_verdict().search(s) and (_names_the_person(s) or re.search("[他她]", s))
-                and (_ADDRESSEE.search(b) or _requests(b)) and _content(b) <= SHORT_DEMAND):
-            return True
-    return False
+    return any(of_someone(_undisclaimed(a)) and addressed(b) and _content(b) <= SHORT_DEMAND
+               for a, b in zip(asking, asking[1:]))
 
 
 # a sentence opening with 请 pleads (「请就她本人给个评价。」); 恳请/烦请/麻烦 … are _REQUEST words

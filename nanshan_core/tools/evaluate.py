@@ -133,21 +133,25 @@ def gold_quoted(engine: Engine, gold: dict, result, cards: bool = True) -> bool:
     """Does the answer a reader sees (its text and, with ``cards``, its panes' cards) quote the gold
     passage — a verified line of the same work at or just after the gold's line?  Recall says the
     passage was found; this says it was shown (without ``cards``: in the text read as the answer)."""
+    in_text, on_card = _quoted_where(engine, gold, result)
+    return in_text or (cards and on_card)
+
+
+def _quoted_where(engine: Engine, gold: dict, result) -> tuple[bool, bool]:
+    """Whether the answer's text, and whether its panes' cards, quote the gold passage."""
     if not result.answer:
-        return False
+        return False, False
     try:
         target = engine.pack.line(gold["coord"]).id
     except NanshanError:
-        return False
-    cits = list(result.answer.citations)
-    if cards:
-        cits += [c for cs in result.answer.panes.values() for c in cs]
-    for c in cits:
-        if c.level != "line" or not c.coord or not c.coord.startswith(gold["coord"].split("_")[0]):
-            continue
-        if QUOTE_WINDOW[0] <= engine.pack.line(c.coord).id - target <= QUOTE_WINDOW[1]:
-            return True
-    return False
+        return False, False
+    work = gold["coord"].split("_")[0]
+
+    def quotes(cits) -> bool:
+        return any(c.level == "line" and c.coord and c.coord.startswith(work)
+                   and QUOTE_WINDOW[0] <= engine.pack.line(c.coord).id - target <= QUOTE_WINDOW[1]
+                   for c in cits)
+    return quotes(result.answer.citations), quotes(c for cs in result.answer.panes.values() for c in cs)
 
 
 def topic_hit(engine: Engine, gold_topic: str, chosen) -> bool:
@@ -179,9 +183,9 @@ def run(engine: Engine, questions_path: Path, cbeta: Path, ask=None, progress=No
         res = ask(q["question"])
         rep = QuestionReport(q["id"], q.get("expect", "answer"), res.refused, seconds=time.perf_counter() - t0)
         for g in q.get("gold", []):
+            in_text, on_card = _quoted_where(engine, g, res)
             rep.gold.append({"coord": g["coord"], "layer": g["layer"], "hit": gold_hit(engine, g, res.materials),
-                             "quoted": gold_quoted(engine, g, res),
-                             "in_text": gold_quoted(engine, g, res, cards=False)})
+                             "quoted": in_text or on_card, "in_text": in_text})
         if q.get("topic") and not res.refused:
             rep.topic_hit = topic_hit(engine, q["topic"], res.selection.topics)
         if res.answer:
@@ -243,15 +247,14 @@ def format_report(s: dict, summary_only: bool = False) -> str:
     misses are not to be read while the engine is being tuned)."""
     def pct(r):
         return f"{100 * r['share']:.0f}% ({r['hit']}/{r['of']})" if r["share"] is not None else "—"
-    rec = s["recall"]
+    def by_layer(label: str, r: dict) -> str:
+        return (f"{label}：总 {pct(r['overall'])}；律本 {pct(r['vinaya'])}；"
+                f"道宣 {pct(r['daoxuan'])}；元照 {pct(r['yuanzhao'])}")
     out = [
         f"问题数：{s['questions']}",
-        f"召回（gold 段落在材料中）：总 {pct(rec['overall'])}；律本 {pct(rec['vinaya'])}；"
-        f"道宣 {pct(rec['daoxuan'])}；元照 {pct(rec['yuanzhao'])}",
-        f"引用（gold 段落被答案或卡片引用）：总 {pct(s['quoted']['overall'])}；律本 {pct(s['quoted']['vinaya'])}；"
-        f"道宣 {pct(s['quoted']['daoxuan'])}；元照 {pct(s['quoted']['yuanzhao'])}",
-        f"其中答案正文引用：总 {pct(s['quoted_in_text']['overall'])}；律本 {pct(s['quoted_in_text']['vinaya'])}；"
-        f"道宣 {pct(s['quoted_in_text']['daoxuan'])}；元照 {pct(s['quoted_in_text']['yuanzhao'])}",
+        by_layer("召回（gold 段落在材料中）", s["recall"]),
+        by_layer("引用（gold 段落被答案或卡片引用）", s["quoted"]),
+        by_layer("其中答案正文引用", s["quoted_in_text"]),
         f"行级坐标准确率（对照原始 XML）：{pct(s['line_accuracy'])}",
         f"行级占比：{pct(s['line_share'])}；段级占比：{pct(s['paragraph_share'])}",
         f"编造出处：{s['fabricated']}",
