@@ -20,21 +20,21 @@ from pathlib import Path
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QByteArray, QCoreApplication, QEvent, Qt, Signal
 from PySide6.QtGui import QAction, QFont, QKeySequence
-from PySide6.QtWidgets import (QApplication, QFileDialog, QLabel, QLineEdit, QMainWindow,
+from PySide6.QtWidgets import (QApplication, QLabel, QLineEdit, QMainWindow,
                                QPushButton, QSplitter, QTabWidget, QToolBar, QVBoxLayout, QWidget)
 
-from nanshan_core.corpus import coords
 from nanshan_core.ask import llm
 from nanshan_core.ask.engine import check_question
 from nanshan_core.errors import NanshanError, QuestionError
 from nanshan_core.i18n import localize
 
 from . import answer_html as ah
-from . import handout, i18n, welcome
+from . import i18n, welcome
 from .about_dialog import AboutDialog
 from .bookmarks import BookmarksDock
 from .citations import cbeta_citation
 from .feedback import FeedbackController
+from .handout_export import HandoutExport
 from .library import LibraryDock
 from .message_bar import MessageBar
 from .model_ctl import ModelController
@@ -43,6 +43,7 @@ from .pack_choice import PackMenu
 from .panes import PANE_LAYERS, TextPane, make_pane
 from .question_bar import QuestionBar
 from .reader import ReaderTab
+from .reader_tabs import ReaderTabs
 from .search_tab import SearchTab
 from .term_chips import TermChips
 from .theme import DEFAULT_THEME, PRESENTATION_THEME, apply_theme, palette
@@ -53,7 +54,6 @@ READER_FACTOR = 1.2
 PRESENTATION_ZOOM = 1.6
 SCALE_STEP = 0.1
 SCALE_MIN, SCALE_MAX = 0.6, 3.0
-MAX_READER_TABS = 8
 CLOSE_WAIT_MS = 3000
 PANE_SIZES = [260, 520]          # answer above, the layers' cards below
 JUMP_PLACEHOLDER = QT_TRANSLATE_NOOP("MainWindow", "坐标或引用，如 T40n1805_p0345b14、大正藏 40 345b14")
@@ -74,7 +74,6 @@ class MainWindow(QMainWindow):
     resultShown = Signal(object)
     askFailed = Signal(str)
     readyChanged = Signal(bool)
-    exported = Signal(str)
     linePainted = Signal(str)          # a reader has painted its target line (benches and tests)
     tokenShown = Signal(str)           # a streamed piece of a model's answer is on screen (tests)
 
@@ -85,7 +84,6 @@ class MainWindow(QMainWindow):
         self.fonts = fonts
         self.setWindowTitle(self.tr("南山问律"))
         self.runner = Runner(1, self)          # engine work, in order
-        self.export_runner = Runner(1, self)   # PDF printing
         self.prefetch_runner = Runner(1, self)  # reading ahead the fascicles an answer cites
         self.result = None
         self.show_draft = False
@@ -105,6 +103,7 @@ class MainWindow(QMainWindow):
         self.font_scale = float(self.userdata.get("font_scale", 1.0) or 1.0)
         self.session.forms          # decided here, in the GUI thread, where fonts may be asked
         self.model_ctl = ModelController(self.userdata, self)
+        self.handouts = HandoutExport(self)    # 文件 → 导出讲义 (handout_export.py)
         self._build_ui()
         self._build_actions()
         self._restore_geometry()
@@ -128,12 +127,12 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.ask_page, self.tr("问答"))
         self.tabs.tabBar().setTabButton(0, self.tabs.tabBar().ButtonPosition.RightSide, None)
         self.search_tab = SearchTab(self.session, self.runner)
-        self.search_tab.openRequested.connect(self.open_coord_finding)
+        self.search_tab.openRequested.connect(lambda coord, phrase: self.reader_tabs.open_finding(coord, phrase))
         self.search_tab.error.connect(lambda text: self.messages.error(text, tag="search"))
         self.search_tab.message.connect(self.notify)
         self.tabs.addTab(self.search_tab, self.tr("检索"))
         self.tabs.tabBar().setTabButton(1, self.tabs.tabBar().ButtonPosition.RightSide, None)
-        self.tabs.tabCloseRequested.connect(self._close_tab)
+        self.reader_tabs = ReaderTabs(self)    # the fascicles open beside 问答 and 检索
         central = QWidget()
         cl = QVBoxLayout(central)
         cl.setContentsMargins(0, 0, 0, 0)
@@ -231,9 +230,9 @@ class MainWindow(QMainWindow):
         return act
 
     def _build_actions(self) -> None:
-        self.act_export_html = self._action(self.tr("导出讲义（HTML）…"), self.export_html_dialog,
+        self.act_export_html = self._action(self.tr("导出讲义（HTML）…"), self.handouts.html_dialog,
                                             tip=self.tr("把当前答案连同全部引文与坐标存为网页"))
-        self.act_export_pdf = self._action(self.tr("导出讲义（PDF）…"), self.export_pdf_dialog,
+        self.act_export_pdf = self._action(self.tr("导出讲义（PDF）…"), self.handouts.pdf_dialog,
                                            tip=self.tr("把当前答案连同全部引文与坐标存为 PDF"))
         self.act_export_feedback = self._action(self.tr("导出反馈…"), lambda: self.feedback.export_dialog(),
                                                 tip=self.tr("把在引文与卡片上记下的反馈存为 JSONL，可交给老师或维护者"))
@@ -613,66 +612,15 @@ class MainWindow(QMainWindow):
         self.notify(self.tr("已复制：{text}").format(text=f"{text[:60]}{'…' if len(text) > 60 else ''}"))
         return text
 
-    # == the reader ===========================================================================
-    def readers(self) -> list[ReaderTab]:
-        return [self.tabs.widget(i) for i in range(self.tabs.count())
-                if isinstance(self.tabs.widget(i), ReaderTab)]
-
-    def reader_for(self, fid: int) -> ReaderTab:
-        for reader in self.readers():
-            if reader.model.fascicle and reader.model.fascicle.id == fid:
-                return reader
-        readers = self.readers()
-        if len(readers) >= MAX_READER_TABS:
-            self.tabs.removeTab(self.tabs.indexOf(readers[0]))
-            readers[0].deleteLater()
-        reader = ReaderTab(self.session, self.fonts, self.pal, self.reader_point_size())
-        reader.message.connect(self.notify)
-        reader.error.connect(self.messages.error)
-        reader.bookmarkRequested.connect(self.add_bookmark)
-        reader.targetPainted.connect(self.linePainted)
-        reader.titleChanged.connect(lambda title, r=reader: self._retitle(r, title))
-        reader.lineShown.connect(self.library.locate)
-        self.tabs.addTab(reader, self.tr("阅读"))
-        # give the new tab its final size before ten thousand rows are measured against it
-        reader.setGeometry(self.tabs.currentWidget().geometry())
-        self.tabs.setCurrentWidget(reader)
-        reader.open_fascicle(fid)
-        return reader
-
-    def _retitle(self, reader: ReaderTab, title: str) -> None:
-        i = self.tabs.indexOf(reader)
-        if i >= 0:
-            self.tabs.setTabText(i, title)
-            self.tabs.setTabToolTip(i, reader.model.fascicle.key if reader.model.fascicle else "")
-
-    def _close_tab(self, index: int) -> None:
-        w = self.tabs.widget(index)
-        if isinstance(w, ReaderTab):
-            self.tabs.removeTab(index)
-            w.deleteLater()
-
+    # == the reader (reader_tabs.py) ===========================================================
     def open_coord(self, text: str) -> str | None:
-        """Open the reader at a coordinate in any accepted form; a bad one gets a message, not a crash."""
-        try:
-            line = self.session.pack.line(text.strip() if text else "")
-        except NanshanError as exc:          # CoordError: malformed or not in the pack
-            self.messages.error(str(exc), tag="coord")
-            return None
-        reader = self.reader_for(line.fascicle)
-        self.tabs.setCurrentWidget(reader)
-        reader.open_fascicle(line.fascicle, target=line.coord)
-        self.messages.clear("coord")
-        self.notify(f"{line.coord}　{coords.parse(line.coord).human()}")
-        return line.coord
+        return self.reader_tabs.open(text)
 
-    def open_coord_finding(self, coord: str, phrase: str) -> str | None:
-        """Open a concordance hit: the reader at its line, the phrase found and marked there."""
-        shown = self.open_coord(coord)
-        reader = self.current_reader()
-        if shown and reader is not None and phrase:
-            reader.find_edit.setText(phrase)
-        return shown
+    def current_reader(self) -> ReaderTab | None:
+        return self.reader_tabs.current()
+
+    def readers(self) -> list[ReaderTab]:
+        return self.reader_tabs.all()
 
     def focus_search(self) -> None:
         self.tabs.setCurrentWidget(self.search_tab)
@@ -685,10 +633,6 @@ class MainWindow(QMainWindow):
     def _focus_jump(self) -> None:
         self.jump_edit.setFocus()
         self.jump_edit.selectAll()
-
-    def current_reader(self) -> ReaderTab | None:
-        w = self.tabs.currentWidget()
-        return w if isinstance(w, ReaderTab) else None
 
     # == bookmarks ============================================================================
     def add_bookmark(self, coord: str, text: str) -> None:
@@ -784,65 +728,6 @@ class MainWindow(QMainWindow):
         else:
             self.showNormal()
 
-    # == export ===============================================================================
-    def _exportable(self) -> bool:
-        if self._generating:
-            self.messages.error(self.tr("模型还在写答案：写完并经程序核验后才能导出。"))
-            return False
-        if self.result is None or self.result.refused:
-            self.messages.error(self.tr("没有可导出的答案：请先提问（拒答的问题不能导出）。"))
-            return False
-        return True
-
-    def export_html(self, path: str | Path) -> Path | None:
-        if not self._exportable():
-            return None
-        try:
-            out = handout.export_html(self.result, self.session, path)
-        except OSError as exc:
-            self.messages.error(self.tr("无法写入 {path}（{exc}）").format(path=path, exc=exc))
-            return None
-        self.notify(self.tr("讲义已导出：{path}").format(path=out))
-        self.exported.emit(str(out))
-        return out
-
-    def export_pdf(self, path: str | Path) -> bool:
-        """Print the handout in the export worker; ``exported`` fires when the file is complete."""
-        if not self._exportable():
-            return False
-        self.notify(self.tr("正在生成 PDF…"))
-        task = Task(handout.export_pdf, self.result, self.session, str(path), self.fonts)
-        self.export_runner.start(task, lambda out: self._pdf_done(str(out)),
-                                 lambda msg, exc: self.messages.error(self.tr("PDF 导出失败：{msg}").format(msg=msg)))
-        return True
-
-    def _pdf_done(self, path: str) -> None:
-        self.notify(self.tr("讲义已导出：{path}").format(path=path))
-        self.exported.emit(path)
-
-    def _export_name(self, suffix: str) -> str:
-        q = (self.result.question if self.result else self.tr("答案"))[:20]
-        safe = "".join(ch for ch in q if ch.isalnum()) or self.tr("答案")
-        folder = self.userdata.get("export_dir", "") or str(Path.home())
-        return str(Path(folder) / self.tr("南山问律讲义-{name}").format(name=safe + suffix))
-
-    def export_html_dialog(self) -> None:
-        if not self._exportable():
-            return
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("导出讲义（HTML）"), self._export_name(".html"),
-                                              self.tr("网页 (*.html)"))
-        if path:
-            self._save(self.userdata.set, "export_dir", str(Path(path).parent))
-            self.export_html(path)
-
-    def export_pdf_dialog(self) -> None:
-        if not self._exportable():
-            return
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("导出讲义（PDF）"), self._export_name(".pdf"), "PDF (*.pdf)")
-        if path:
-            self._save(self.userdata.set, "export_dir", str(Path(path).parent))
-            self.export_pdf(path)
-
     # == about and closing =====================================================================
     def check_environment(self):
         from .doctor_dialog import DoctorDialog
@@ -868,7 +753,7 @@ class MainWindow(QMainWindow):
         self._save(self.userdata.set, "geometry", bytes(self.saveGeometry().toBase64()).decode("ascii"))
         self._save(self.userdata.set, "last_pack", str(self.session.pack.path))
         self._save(self.userdata.set, "show_library", self.library.isVisible())
-        runners = [self.runner, self.export_runner, self.prefetch_runner]
+        runners = [self.runner, self.handouts.runner, self.prefetch_runner]
         if self._generating:
             # the model stops at its next token; a long prompt may still be read, so wait
             # only briefly — the thread finishes on its own and the answer is dropped

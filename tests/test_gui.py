@@ -386,7 +386,7 @@ def all_coords(result) -> list[str]:
 
 def test_export_html_and_pdf_carry_every_coordinate(qtbot, answered, tmp_path, gui_fonts):
     window, result = answered
-    html_path = window.export_html(tmp_path / "handout.html")
+    html_path = window.handouts.export_html(tmp_path / "handout.html")
     html = html_path.read_text(encoding="utf-8")
     wanted = all_coords(result)
     assert wanted
@@ -399,8 +399,8 @@ def test_export_html_and_pdf_carry_every_coordinate(qtbot, answered, tmp_path, g
         assert "此处出处未通过核验" in html
 
     pdf = tmp_path / "handout.pdf"
-    with qtbot.waitSignal(window.exported, timeout=TIMEOUT):
-        assert window.export_pdf(pdf)
+    with qtbot.waitSignal(window.handouts.exported, timeout=TIMEOUT):
+        assert window.handouts.export_pdf(pdf)
     data = pdf.read_bytes()
     assert data.startswith(b"%PDF") and b"%%EOF" in data[-64:] and len(data) > 10_000
     from app.handout import handout_document

@@ -219,7 +219,7 @@ def test_load_through_the_menu_then_stream_and_verify(qtbot, window, gguf, monke
             assert engine.df(t.text) > 0
     assert any(p.materials for p in w.panes.values())
     # the handout carries only the verified answer
-    html = w.export_html(Path(os.environ["NANSHAN_DATA_DIR"]) / "handout.html").read_text(encoding="utf-8")
+    html = w.handouts.export_html(Path(os.environ["NANSHAN_DATA_DIR"]) / "handout.html").read_text(encoding="utf-8")
     assert ah.PROVISIONAL_HEAD not in html and "T22n1428_p0001a01" not in html.replace(INJECTION, "")
     print(f"\nload {load_s:.1f} s, ask {ask_s:.1f} s, {len(watch.tokens)} tokens, max stall {watch.gap * 1000:.0f} ms, "
           f"citations {[c.level for c in result.answer.citations]}, "

@@ -39,7 +39,7 @@ def test_a_set_aside_draft_is_said_in_one_line_and_shown_only_when_asked_for(qtb
     opened = w.answer_view.toPlainText()
     assert ah.DRAFT_HEAD in opened and "原樣照錄" in opened and "隐藏模型草稿" in opened
     # the draft is never exported
-    out = w.export_html(tmp_path / "answer.html")
+    out = w.handouts.export_html(tmp_path / "answer.html")
     assert out is not None and "原樣照錄" not in out.read_text(encoding="utf-8")
     w.answer_view.anchorClicked.emit(QUrl(toggle))
     assert "原樣照錄" not in w.answer_view.toPlainText()

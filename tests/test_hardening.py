@@ -126,7 +126,7 @@ def test_gui_ask_open_and_export_without_network(no_network, qtbot, open_window,
         QTest.keyClick(edit, Qt.Key.Key_Return)
     w.open_coord("T22n1428_p0619b23")
     assert w.current_reader() is not None
-    assert w.export_html(tmp_path / "h.html").exists()
+    assert w.handouts.export_html(tmp_path / "h.html").exists()
     assert no_network == []
 
 

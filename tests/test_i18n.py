@@ -200,9 +200,9 @@ def test_switching_to_traditional_leaves_no_simplified_label(busy_window, qtbot,
     assert [a.text() for a in w.menuBar().actions()][:2] == ["文件", "视图"]
     assert w.open_coord("T99") is None           # the engine's message, shown before the switch
     assert "无法识别的坐标" in w.messages.text()
-    cn_handout = w.export_html(tmp_path / "cn.html").read_text(encoding="utf-8")
+    cn_handout = w.handouts.export_html(tmp_path / "cn.html").read_text(encoding="utf-8")
     choose(w, i18n.TRADITIONAL, qtbot)
-    tw_handout = w.export_html(tmp_path / "tw.html").read_text(encoding="utf-8")
+    tw_handout = w.handouts.export_html(tmp_path / "tw.html").read_text(encoding="utf-8")
     assert "<h1>南山問律 · 講義</h1>" in tw_handout and 'lang="zh-Hant"' in tw_handout
     words = without_corpus(re.sub(r"<[^>]+>", " ", tw_handout).replace(QUESTION, ""))
     assert not simplified_only(words), S2T.convert(words)

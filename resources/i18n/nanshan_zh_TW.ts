@@ -312,6 +312,53 @@
         </message>
     </context>
     <context>
+        <name>HandoutExport</name>
+        <message>
+            <source>模型还在写答案：写完并经程序核验后才能导出。</source>
+            <translation>模型還在寫答案：寫完並經程式核驗後才能匯出。</translation>
+        </message>
+        <message>
+            <source>没有可导出的答案：请先提问（拒答的问题不能导出）。</source>
+            <translation>沒有可匯出的答案：請先提問（拒答的問題不能匯出）。</translation>
+        </message>
+        <message>
+            <source>无法写入 {path}（{exc}）</source>
+            <translation>無法寫入 {path}（{exc}）</translation>
+        </message>
+        <message>
+            <source>正在生成 PDF…</source>
+            <translation>正在生成 PDF…</translation>
+        </message>
+        <message>
+            <source>PDF 导出失败：{msg}</source>
+            <translation>PDF 匯出失敗：{msg}</translation>
+        </message>
+        <message>
+            <source>讲义已导出：{path}</source>
+            <translation>講義已匯出：{path}</translation>
+        </message>
+        <message>
+            <source>答案</source>
+            <translation>答案</translation>
+        </message>
+        <message>
+            <source>南山问律讲义-{name}</source>
+            <translation>南山問律講義-{name}</translation>
+        </message>
+        <message>
+            <source>导出讲义（HTML）</source>
+            <translation>匯出講義（HTML）</translation>
+        </message>
+        <message>
+            <source>网页 (*.html)</source>
+            <translation>網頁 (*.html)</translation>
+        </message>
+        <message>
+            <source>导出讲义（PDF）</source>
+            <translation>匯出講義（PDF）</translation>
+        </message>
+    </context>
+    <context>
         <name>LanguageMenu</name>
         <message>
             <source>界面语言</source>
@@ -568,10 +615,6 @@
             <translation>已複製：{text}</translation>
         </message>
         <message>
-            <source>阅读</source>
-            <translation>閱讀</translation>
-        </message>
-        <message>
             <source>无法保存书签（{exc}）。书签仍在书签栏中；可点「另存…」存到其他位置，或检查磁盘后再试。</source>
             <translation>無法儲存書籤（{exc}）。書籤仍在書籤欄中；可點「另存…」存到其他位置，或檢查磁碟後再試。</translation>
         </message>
@@ -582,50 +625,6 @@
         <message>
             <source>字号 {percent}%</source>
             <translation>字號 {percent}%</translation>
-        </message>
-        <message>
-            <source>模型还在写答案：写完并经程序核验后才能导出。</source>
-            <translation>模型還在寫答案：寫完並經程式核驗後才能匯出。</translation>
-        </message>
-        <message>
-            <source>没有可导出的答案：请先提问（拒答的问题不能导出）。</source>
-            <translation>沒有可匯出的答案：請先提問（拒答的問題不能匯出）。</translation>
-        </message>
-        <message>
-            <source>无法写入 {path}（{exc}）</source>
-            <translation>無法寫入 {path}（{exc}）</translation>
-        </message>
-        <message>
-            <source>讲义已导出：{path}</source>
-            <translation>講義已匯出：{path}</translation>
-        </message>
-        <message>
-            <source>正在生成 PDF…</source>
-            <translation>正在生成 PDF…</translation>
-        </message>
-        <message>
-            <source>PDF 导出失败：{msg}</source>
-            <translation>PDF 匯出失敗：{msg}</translation>
-        </message>
-        <message>
-            <source>答案</source>
-            <translation>答案</translation>
-        </message>
-        <message>
-            <source>南山问律讲义-{name}</source>
-            <translation>南山問律講義-{name}</translation>
-        </message>
-        <message>
-            <source>导出讲义（HTML）</source>
-            <translation>匯出講義（HTML）</translation>
-        </message>
-        <message>
-            <source>网页 (*.html)</source>
-            <translation>網頁 (*.html)</translation>
-        </message>
-        <message>
-            <source>导出讲义（PDF）</source>
-            <translation>匯出講義（PDF）</translation>
         </message>
     </context>
     <context>
@@ -1092,6 +1091,13 @@
         <message>
             <source>已复制此行的 CBETA 引用</source>
             <translation>已複製此行的 CBETA 引用</translation>
+        </message>
+    </context>
+    <context>
+        <name>ReaderTabs</name>
+        <message>
+            <source>阅读</source>
+            <translation>閱讀</translation>
         </message>
     </context>
     <context>
