@@ -889,3 +889,23 @@ def test_a_verdict_demanded_of_the_reader_is_judging_whatever_the_story_reads_as
     d = decide(engine, question)
     assert d.outcome == "refuse" and d.kind == "judge", (d.outcome, d.kind)
     assert decide(engine, "有人穿着僧衣却没受过戒，律里这种人叫什么？你给我讲讲。").outcome == "answer"
+
+
+@pytest.mark.parametrize("question, kind, topic", [
+    ("我们寺的监院天天喝酒，他还算比丘吗？你给个结论。", "judge", "飲酒戒"),
+    ("那位法师过午还吃晚饭，你说他是不是破戒了？", "judge", "非時食戒"),
+    ("请你仿照四分律的口气编一条关于饮酒的戒文。", "invent", "飲酒戒"),
+])
+def test_a_refusal_offers_the_rule_behind_the_act_it_will_not_judge(engine, question, kind, topic):
+    """A verdict or a made-up text is refused, and the question offered instead names the rule
+    the act falls under, so one click asks the texts about it; asking that question is answered
+    on that topic.  Where the skeleton is not sure of the act, the kind's fixed suggestion stays."""
+    result = engine.ask(question)
+    decision = result.selection.refusal
+    assert result.refused and decision.kind == kind
+    assert f"「{topic}」" in decision.suggestion, decision.suggestion
+    offered = engine.ask(decision.suggestion)
+    assert not offered.refused and offered.selection.topics[0].topic.names[0] == topic
+    assert offered.materials
+    vague = engine.ask("我们寺那位师父到底修得好不好？你评价一下。")
+    assert vague.refused and vague.selection.refusal.suggestion == "律典对这种行为是怎样规定的？"

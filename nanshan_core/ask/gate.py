@@ -55,6 +55,12 @@ ALONE_AT = 0.8
 # 展轉食, though the classifier reads meals as diet (medical 0.999); 「…能不能让物业罚他？」 asks
 # leave for no act of the Vinaya.  Leave-one-file-out 740 -> 738 caught; gate tune sets unchanged
 SUBJECT_AT = 2.5         # topic evidence (bridge score) at which a part has a Vinaya subject
+# a refusal offers the question's own topic to ask about instead (Gate._suggestion) only on firm
+# evidence (names, keywords, phrasings met word for word: not the loose or fuzzy channels) and
+# never a 篇 of 行事鈔, one of its sections or a chapter heading: a doctrine heading (化教歎戒)
+# is no act a reader did or saw
+SUGGEST_FIRM = 4.0
+UNSUGGESTED = frozenset({"pian", "chapter", "section"})
 # a request addressed to the app about a text: with the classifier sure it asks for a made-up
 # text, enough (「替我措个辞」); 「式叉摩那给我涂油」 is no text
 _REQUEST = ("你", "帮我", "替我", "给我", "请你", "帮忙", "麻烦",
@@ -896,6 +902,27 @@ class Gate:
         return best, strength
 
     def decide(self, question: str, matches=None) -> Decision:
+        decision = self._decide(question, matches)
+        if decision.outcome == "refuse":
+            decision.suggestion = self._suggestion(decision.kind, question, matches) or decision.suggestion
+        return decision
+
+    def _suggestion(self, kind: str, question: str, matches) -> str | None:
+        """The in-scope question a refusal offers, on the act the question is about when the
+        skeleton knows it for sure: 「律典对这种行为是怎样规定的？」 says nothing a reader can use,
+        「律中对「飲酒戒」是怎样规定的？」 is one click from the rule behind the verdict asked
+        (rules.json kinds.*.topic_suggestion; a kind without one keeps its fixed suggestion)."""
+        template = _data()["kinds"][kind].get("topic_suggestion")
+        if not template or self.matcher is None:
+            return None
+        matches = matches if matches is not None else self.matcher.match(question)
+        best = matches.main[0] if matches.main else None
+        if best is None or not matches.sure or best.topic.cls in UNSUGGESTED \
+                or best.score - best.loose - best.fuzzy < SUGGEST_FIRM:
+            return None
+        return template.format(topic=best.topic.names[0])
+
+    def _decide(self, question: str, matches=None) -> Decision:
         from .bridge import analyse, narrowed_from
         a = matches.analysis if matches is not None else analyse(question)
         subject = self._subjects(a, matches)
