@@ -950,3 +950,15 @@ def test_a_verdict_on_a_monk_or_a_community_pointed_at_is_judging(engine, questi
 def test_the_same_words_asked_of_the_texts_are_answered(engine, question):
     d = decide(engine, question)
     assert d.outcome != "refuse", (d.outcome, d.kind)
+
+
+def test_a_story_put_to_the_texts_is_that_questions_case_not_a_request_for_advice(engine):
+    """「我在派出所工作，有个年轻人…被拘留过。律中说这种人能出家吗？」: the story is asked about only
+    because the question points back to it (这种人), and the question asks the texts: it is the
+    case of a Vinaya question and earns no note sending the asker to a lawyer.  Asking advice on
+    the same story (要办什么手续) is still the legal kind's."""
+    story = "我在派出所工作，有个年轻人想出家，他以前因为打架被拘留过。"
+    d = decide(engine, story + "律中说这种人能出家吗？")
+    assert d.outcome == "answer", (d.outcome, d.kind)
+    d = decide(engine, story + "这种情况要办什么手续？")
+    assert d.outcome == "refuse" and d.kind == "legal", (d.outcome, d.kind)

@@ -968,6 +968,10 @@ class Gate:
                      # requests no text and no verdict of its own
                      and (part.asks_itself or p["kind"] not in WHOLE_KINDS
                           or not any(later.asks_itself for later in a.parts[i + 1:]))
+                     # nor is a story of any kind that a later question asks the texts about
+                     # (「我在派出所当辅警，认识一个…逃过营。律中说这种人能出家吗？」): it is that
+                     # question's case, told, and the asker asks no advice on it
+                     and (part.asks_itself or not self._case_of_a_text_question(parts, a.parts, i))
                      and self._out_of_scope(p["kind"], p["p"], p["text"])
                      and not self._goes_on_asking(parts, a.parts, i)]
         in_scope = self._in_scope(parts, a.parts, out_parts)
@@ -1125,6 +1129,17 @@ class Gate:
             if p["subject"] >= SUBJECT_AT or _vinaya_framed(p["text"]) or faint:
                 out.append(p)
         return out
+
+    @staticmethod
+    def _case_of_a_text_question(parts: list[dict], analysed, i: int) -> bool:
+        """Is part ``i`` a story that the next question asking of itself puts to the texts — a part
+        in scope that names the Vinaya (律中, 比丘, 戒) and asks no advice of its own?"""
+        later = next((j for j in range(i + 1, len(parts)) if analysed[j].asks_itself), None)
+        if later is None:
+            return False
+        text = simplify(parts[later]["text"])
+        return (parts[later]["kind"] == "answer" and _vinaya_framed(text)
+                and not any(w in text for w in _advice_words()))
 
     @staticmethod
     def _goes_on_asking(parts: list[dict], analysed, i: int) -> bool:
