@@ -83,6 +83,3 @@ class HandoutExport(QObject):
         if path:
             w._save(w.userdata.set, "export_dir", str(Path(path).parent))
             export(path)
-
-    def wait(self, ms: int) -> bool:
-        return self.runner.wait(ms)
