@@ -218,11 +218,11 @@ def compose(pack: Pack, terms: list[str], materials: list[Material], weights: li
     # to what the terms found, save 四分律's exemption (the asked rule's 不犯 need not name a term)
     # (only an own passage's picks can differ: elsewhere a sentence without a term scores nothing)
     said, said_seconds = dict(picks), dict(seconds)
-    for n in own & picks.keys():
-        m = next(x for x in materials if x.n == n)
-        termed = [p for p in scored[n] if p.termed]
-        said[n] = best_sentence(m, termed)
-        said_seconds[n] = _second(m, termed, said[n])
+    for m in materials:
+        if m.n in own:
+            termed = [p for p in scored[m.n] if p.termed]
+            said[m.n] = best_sentence(m, termed)
+            said_seconds[m.n] = _second(m, termed, said[m.n])
     panes = {layer: [checked(p.quote, m.n) for m in materials if m.layer == layer and picks[m.n].score > 0
                      for p in (picks[m.n], *seconds[m.n])] for layer in LAYERS}
     if any(m.layer == OTHER for m in materials):       # only a wider pack's strongest passages

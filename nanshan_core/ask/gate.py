@@ -215,6 +215,12 @@ def _advice_words() -> tuple[str, ...]:
     return tuple(simplify(w) for w in _data()["advice_words"])
 
 
+def _asks_advice(q: str) -> bool:
+    """Does a (simplified) text hold a word of the asker's own situation or a request for advice
+    (我妈, 帮我, 怎么办, 要不要 …: rules.json advice_words)?"""
+    return any(w in q for w in _advice_words())
+
+
 # -- the classifier ----------------------------------------------------------------------
 
 def features(text: str) -> list[str]:
@@ -821,7 +827,7 @@ class Gate:
         ``beside_vinaya``: a part of a question that holds a word of the Vinaya."""
         kind = pattern_kind(text)
         q = simplify(text)
-        advice = any(w in q for w in _advice_words())
+        advice = _asks_advice(q)
         # what the texts rule (律里对比丘参与诉讼有什么规定), whether an act is an offence, or leave
         # asked for a monastic: the Vinaya's own question, whatever domain its thing comes from
         of_the_texts = not advice and any(w in q for w in _text_words())
@@ -993,7 +999,7 @@ class Gate:
         # a thing of a story part (「坐了一天高铁」 on the way to the question) is not asked about
         asked = [_asked_of(told[i], cut[i]) for i, part in enumerate(a.parts) if part.asks and i >= first]
         silent = silent_things("".join(asked) or question)
-        advice = any(w in q for w in _advice_words())
+        advice = _asks_advice(q)
         # a thing the texts never name, asked of the Vinaya (出家人能不能用微信支付); the same thing
         # asked for one's own advice with no word of the Vinaya (信用卡分期和网贷哪个利息低) is not.
         # The topic evidence of an out-of-scope part is no sign of the Vinaya here: the thing
@@ -1138,8 +1144,7 @@ class Gate:
         if later is None:
             return False
         text = simplify(parts[later]["text"])
-        return (parts[later]["kind"] == "answer" and _vinaya_framed(text)
-                and not any(w in text for w in _advice_words()))
+        return parts[later]["kind"] == "answer" and _has_vinaya_word(text) and not _asks_advice(text)
 
     @staticmethod
     def _goes_on_asking(parts: list[dict], analysed, i: int) -> bool:
@@ -1179,7 +1184,7 @@ class Gate:
         which a pattern alone (念佛…往生) must not turn away.  ``q``: the question, simplified."""
         if any(p["kind"] in WHOLE_KINDS for p in out_parts):
             return False
-        if all(p["subject"] >= SUBJECT_AT for p in out_parts) and not any(w in q for w in _advice_words()):
+        if all(p["subject"] >= SUBJECT_AT for p in out_parts) and not _asks_advice(q):
             if any(w in q for w in _text_words()):
                 return True               # what the texts or their masters say of it (元照…往生)
             if not any(p["p"] >= 1.0 for p in out_parts) and self._asks_leave_for_act(q):
@@ -1194,7 +1199,7 @@ class Gate:
         the act itself is no thing of the part's kind (喝点糖水, not 以寺院名义签合同): the
         kind's words stand only in its occasion (胃疼)."""
         text = simplify(part["text"])
-        if part["subject"] < SUBJECT_AT or part["p"] >= 1.0 or any(w in text for w in _advice_words()):
+        if part["subject"] < SUBJECT_AT or part["p"] >= 1.0 or _asks_advice(text):
             return False
         return self._asks_leave_for_act(text, not_of=part["kind"])
 
