@@ -406,3 +406,26 @@ def test_a_combined_editions_place_reaches_the_whole_block_on_the_rule(engine):
     # 元照's word on that exemption: the sick may not drink at will (「恐謂病開而輒爾妄飲」)
     assert any(fold("病開") in fold(m.text) for m in combined if m.layer == "yuanzhao"), \
         [m.text[:30] for m in combined]
+
+
+def test_a_runner_up_topics_commentary_is_raised_but_not_its_vinaya(engine):
+    """The topics ranked after the chosen ones (a sibling rule the bridge nearly chose: the height of
+    a bed's legs beside 高廣大床) raise their sections in 道宣's and 元照's search, so the treatment of
+    the rule actually asked still reaches those panes; the 律本 pane is left as the chosen topics and
+    the search make it, where another Vinaya's exact hit must not give way to 四分律 runner passages."""
+    q = "比丘可以坐在高大的床上吗？"
+    res = engine.ask(q)
+    chosen = {m.topic.id for m in res.selection.topics}
+    assert res.selection.runners and not chosen & {m.topic.id for m in res.selection.runners}
+    r = engine.retriever
+    doc_of = {c.id: d for d, c in enumerate(r.chunks)}
+    lifted = [pl for m in res.selection.runners for pl in r.places(engine.skeleton.anchors(m.topic))]
+    sel = res.selection
+    plain = r.retrieve(sel.texts, res.clue_coords, sel.weights, sel.concepts, res.places, context=res.context)
+
+    def raised(materials):
+        return {m.passage for m in materials if m.layer in ("daoxuan", "yuanzhao") and m.source == "search"
+                and any(pl.layer == m.layer and pl.start <= doc_of[m.passage] < pl.end for pl in lifted)}
+    assert raised(res.materials) - raised(plain), "no runner-up section came into the commentary panes"
+    assert [m.passage for m in res.materials if m.layer == "vinaya"] == \
+        [m.passage for m in plain if m.layer == "vinaya"]

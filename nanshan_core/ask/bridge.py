@@ -58,6 +58,7 @@ RUNNER_UP = 0.5      # a second topic is chosen when it scores this close to the
 # tune sets with four, recall 1157 -> 1175 of 1605 gold, main topic 275 -> 284, quoted 803 -> 815;
 # five gave no more recall (1174)
 CHOSEN = 4
+RUNNERS = 8          # ranked topics after the chosen ones whose commentary sections the search raises
 ASKED_PART = 2.0     # … and a part's own topic, when the part asks, weighs this much more than a runner-up
 LOOSE_TRUST = 0.5    # what evidence from shared characters counts for in a topic's confidence
 NAMED_RARITY = 0.3   # how specific (Matcher._rarity) a typed name must be for its part to lead
@@ -116,6 +117,12 @@ class Matches:
         if self.sure:
             return []
         return [m for m in self.ranked if m.score >= GUESS_FLOOR * 0.75][:limit]
+
+    def runners(self, chosen: list[TopicMatch], limit: int = RUNNERS) -> list[TopicMatch]:
+        """The next ranked topics after the chosen ones: not what the answer is
+        about, but where the asked detail may stand when the chosen topics are a near miss."""
+        taken = {m.topic.id for m in chosen}
+        return [m for m in self.ranked if m.topic.id not in taken][:limit]
 
     def chosen(self, limit: int = CHOSEN) -> list[TopicMatch]:
         """The topics the answer is about: each part's topic, then close runners-up."""

@@ -341,7 +341,8 @@ class Engine:
         result.clue_coords = clue_mod.coords_for(result.clues)
         places = result.places = [self.retriever.places(self.skeleton.anchors(m.topic)) for m in result.selection.topics]
         context = result.context = self.question_context(result.question)
+        lifted = [pl for m in result.selection.runners for pl in self.retriever.places(self.skeleton.anchors(m.topic))]
         result.materials = self.retriever.retrieve(result.selection.texts, result.clue_coords,
                                                    result.selection.weights, result.selection.concepts,
-                                                   places, context=context)
+                                                   places, context=context, lifted=lifted)
         timing["retrieve"] = (time.perf_counter() - t) * 1000

@@ -69,6 +69,7 @@ class Selection:
     suggestions: list = field(default_factory=list)                    # closest topics when none is clear
     scope: object = None                                               # gate.Decision (scope note, silent topic)
     asked: str = ""         # the question without the parts a scope note is about: what a model answers
+    runners: list = field(default_factory=list)                        # the next ranked topics, not chosen
 
     @property
     def texts(self) -> list[str]:
@@ -395,6 +396,7 @@ def select(question: str, df_share=None, matches=None, decision=None) -> Selecti
         sel.topics = chosen
         sel.confidence = matches.confidence
         sel.suggestions = matches.suggestions()
+        sel.runners = matches.runners(chosen)
     return sel
 
 
