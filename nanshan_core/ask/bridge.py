@@ -147,7 +147,8 @@ class Matches:
         for _, m in sorted(others, key=lambda x: -x[0]):
             if len(out) >= limit:
                 break
-            if parts[m.part].nun and not parts[m.part].both and m.topic.is_rule and not m.topic.nun:
+            if parts[m.part].nun and not parts[m.part].both and m.topic.is_rule and not m.topic.nun \
+                    and not _with_nuns(m.topic):
                 continue          # a monks' rule the nuns do not have (足食戒) answers no nun's question
             if m.topic.id in taken:
                 continue
@@ -156,6 +157,16 @@ class Matches:
             out.append(m)
             taken.add(m.topic.id)
         return out
+
+
+_WITH_NUNS = re.compile(r"(?<!毘)尼(?!師壇)")
+
+
+def _with_nuns(topic: Topic) -> bool:
+    """A monks' rule on dealings with nuns (與尼同行, 輒教授尼, 村中取非親尼食: the 尼 of its name is
+    the other party, not 毘尼 or 尼師壇): a nun asking whether she may travel with a monk asks
+    about it, though the nuns have no rule of that name (their share is a 突吉羅 in its text)."""
+    return any(_WITH_NUNS.search(n) for n in topic.names)
 
 
 # -- the question ---------------------------------------------------------------------
