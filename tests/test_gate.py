@@ -524,6 +524,19 @@ def test_a_request_made_of_the_reader_asks_without_a_question_mark(engine):
     assert engine.ask(vinaya + "另外寺里有一笔余款，平时都存在银行里。").to_json()["scope"]["outcome"] == "answer"
 
 
+def test_a_request_made_for_the_askers_temple_or_family_asks_too(engine):
+    """「帮我们选个动土的吉日」 asks as 「帮我选」 does (the asker speaks for the temple or the family):
+    beside a Vinaya question it earns the divination note; told of others (「他们兄弟帮我们选了
+    好日子」) it asks nothing."""
+    for q in ("律中比丘可以自己盖房子吗？另外帮我们挑个上梁的好日子。",
+              "比丘尼能不能养猫？顺便帮我们家算算今年的运势。"):
+        res = engine.ask(q)
+        assert res.to_json()["scope"]["outcome"] == "scope_note", q
+        assert res.selection.scope.kind == "divination", q
+    told = engine.ask("他们兄弟帮我们选了一个好日子来寺里受五戒，受五戒要准备什么？")
+    assert told.to_json()["scope"]["outcome"] == "answer"
+
+
 @pytest.mark.parametrize("question", [
     "结界是为了什么？界相要怎么定？最大能划多大？",
     "居士供养了一块布料给师父做袈裟，可是不够做一整件。请问这样先收着可以吗？最多能放多久不做？",

@@ -377,12 +377,14 @@ _REPORTED = re.compile(r"(?<![想请要我再来说])(?:说(?!说)|问|建议|�
 # What makes a part of a question a question rather than the story around it.
 _ASKING = re.compile(r"[？?]|吗|呢|么|能不能|可不可以|可以|是否|怎|如何|为何|为什么|哪|什么|多少|几|算不算|"
                      r"要不要|该不该|有没有|会不会|请问|请教|想问|想知道|想了解|行不行|对不对|是不是|犯不犯|"
+
                      # a request made of the reader asks too, question mark or not: 「想请您推荐一下
                      # 是放银行定期还是买国债。」「麻烦法师帮我看看。」
                      r"(?<![他她它])(?:请您|请你|烦请|恳请|劳烦|拜托|麻烦(?:您|你|法师|师父))|"
                      r"(?:说说|讲讲|谈谈)(?!笑)|(?:您|你)(?:就|直接|先|再|只管)?(?:给我|替我|帮我)|"
-                     # 「另外帮我择个搬家的好日子」「顺便帮我用八字挑一个」: the means may stand between
-                     r"(?<![他她它们兄弟姐妹友人])帮(?:我|忙)(?:用[^，,。；;？?！!]{1,4})?"
+                     # 「另外帮我择个搬家的好日子」「顺便帮我用八字挑一个」: the means may stand between (帮我们
+                     # 选个动土的吉日: the asker speaks for the temple or the family too)
+                     r"(?<![他她它们兄弟姐妹友人])帮(?:我们家|我们|我家|我|忙)(?:用[^，,。；;？?！!]{1,4})?"
                      r"(?:看|算|推荐|查|分析|想想|出|拿|选|挑|择|判断|介绍|讲|说|解释|起|取|测)")
 
 
