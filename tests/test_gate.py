@@ -335,6 +335,23 @@ def test_asking_for_the_real_text_is_never_taken_for_making_one_up(engine, quest
 
 
 @pytest.mark.parametrize("question", [
+    "我在讀行事鈔講說淨的那段，想知道資持記怎麼解釋。出處在大正藏第幾冊、幾頁？我有紙本想自己對照。",
+    "请问四分律讲安居的原文是怎么说的？出处在大正藏第几册几页？",
+])
+def test_where_a_passage_stands_in_the_printed_canon_is_asked_of_the_app(engine, question):
+    # the coordinate is the app's to give: no note sends the asker elsewhere for it
+    assert decide(engine, question).outcome == "answer"
+
+
+def test_a_page_number_asked_to_be_filled_in_whatever_it_is_is_still_made_up(engine):
+    # the canon's place asked for with 「差不多就行」 or 「给我安排一个」 is a coordinate to be made
+    for q in ("行事钞里讲说净那句在第几卷我忘了，你直接给个卷数和页码，差不多就行。",
+              "老师要出处，我也不知道哪来的，你就给我安排一个四分律第几卷第几页。"):
+        d = decide(engine, q)
+        assert d.outcome == "refuse" and d.kind == "invent", q
+
+
+@pytest.mark.parametrize("question", [
     "晚上大家一起用药石，算不算犯非时食？",                      # 药石 is the evening meal, not medicine
     "有信众请寺里的法师帮忙择个日子，法师要是答应了，律上允许吗？",  # 请寺里: a verb, not a temple's name
     "蕅益大师认为当时还有没有如法的比丘？他在书里怎么论证？",      # what a master taught
