@@ -541,6 +541,15 @@ def test_a_request_made_of_the_reader_asks_without_a_question_mark(engine):
     assert engine.ask(vinaya + "另外寺里有一笔余款，平时都存在银行里。").to_json()["scope"]["outcome"] == "answer"
 
 
+def test_some_people_told_of_ask_nothing(engine):
+    """「有几位小师父排队请他看」 tells how many, it asks nothing: the palm-reader in the story earns no
+    divination note when what is asked is whether monks may read palms (邪命); 「条件有几个」 still asks."""
+    q = "上个月庙会上来了个看手相的，有几位小师父排队请他看，还跟他学了几招。律中比丘可以给人看手相吗？"
+    assert engine.ask(q).to_json()["scope"]["outcome"] == "answer"
+    assert [p.asks for p in engine.matcher.match(q).analysis.parts] == [False, True]
+    assert engine.matcher.match("出家受具足戒的条件有几个").analysis.parts[0].asks
+
+
 def test_a_request_made_for_the_askers_temple_or_family_asks_too(engine):
     """「帮我们选个动土的吉日」 asks as 「帮我选」 does (the asker speaks for the temple or the family):
     beside a Vinaya question it earns the divination note; told of others (「他们兄弟帮我们选了
