@@ -548,6 +548,11 @@ def test_some_people_told_of_ask_nothing(engine):
     assert engine.ask(q).to_json()["scope"]["outcome"] == "answer"
     assert [p.asks for p in engine.matcher.match(q).analysis.parts] == [False, True]
     assert engine.matcher.match("出家受具足戒的条件有几个").analysis.parts[0].asks
+    # 「我们几个居士准备…」 is who they are: the savings advice after it is refused, not noted
+    q = "我们几个居士想给寺里的老比丘们攒一笔看病的钱。请问是买理财产品好还是存定期好？"
+    assert engine.matcher.match(q).analysis.parts[0].asks is False
+    d = engine.ask(q).to_json()["scope"]
+    assert d["outcome"] == "refuse" and d["kind"] == "financial", d
 
 
 def test_a_request_made_for_the_askers_temple_or_family_asks_too(engine):
