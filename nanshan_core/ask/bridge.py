@@ -379,7 +379,6 @@ _REPORTED = re.compile(r"(?<![想请要我再来说])(?:说(?!说)|问|建议|�
 # What makes a part of a question a question rather than the story around it.
 _ASKING = re.compile(r"[？?]|吗|呢|么|能不能|可不可以|可以|是否|怎|如何|为何|为什么|哪|什么|多少|几|算不算|"
                      r"要不要|该不该|有没有|会不会|请问|请教|想问|想知道|想了解|行不行|对不对|是不是|犯不犯|"
-
                      # a request made of the reader asks too, question mark or not: 「想请您推荐一下
                      # 是放银行定期还是买国债。」「麻烦法师帮我看看。」
                      r"(?<![他她它])(?:请您|请你|烦请|恳请|劳烦|拜托|麻烦(?:您|你|法师|师父))|"
