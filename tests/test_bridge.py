@@ -181,13 +181,14 @@ def test_a_question_comparing_monks_and_nuns_gets_both_rules(engine):
 
 
 def test_a_nun_asking_about_dealings_with_monks_gets_the_monks_rule_on_nuns(engine):
-    # (the monk is 「法师」: a part naming 比丘 is read as about monks) the nuns have no rule
-    # 與比丘期同道行; the monks' 與尼同行戒 (單提 27) is the rule on it, and
-    # its text gives the nun's own share (「比丘尼，突吉羅」): a nun's question keeps it as a topic,
-    # while a monks' rule that does not concern nuns (足食戒) stays out of a nun's answer
-    m, ids = top(engine, "我是比丘尼，下周要去外地参学，能不能和一位熟识的法师约好一路同行？")
+    # the nuns have no rule 與比丘期同道行; the monks' 與尼同行戒 (單提 27) is the rule on it, and its
+    # text gives the nun's own share (「比丘尼，突吉羅」): a nun's question keeps it as a topic, while a
+    # monks' rule that does not concern nuns (足食戒) stays out of a nun's answer.  (The monk is called
+    # 法师 here: a part that names 比丘 is read as a question about monks.)
+    q = "我是比丘尼，下周要去外地参学，能不能和一位熟识的法师约好一路同行？"
+    m, ids = top(engine, q)
     assert "m.pc.27" in ids, ids
-    res = engine.ask("我是比丘尼，下周要去外地参学，能不能和一位熟识的法师约好一路同行？")
+    res = engine.ask(q)
     assert any(m.start_coord.startswith("T22n1428_p0652") for m in res.materials if m.layer == "vinaya"), \
         [m.start_coord for m in res.materials if m.layer == "vinaya"]
     m, ids = top(engine, "我们比丘尼过了中午还能吃东西吗？")

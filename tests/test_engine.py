@@ -419,7 +419,7 @@ def test_a_runner_up_topics_commentary_is_raised_but_not_its_vinaya(engine):
     assert res.selection.runners and not chosen & {m.topic.id for m in res.selection.runners}
     r = engine.retriever
     doc_of = {c.id: d for d, c in enumerate(r.chunks)}
-    lifted = [pl for m in res.selection.runners for pl in r.places(engine.skeleton.anchors(m.topic))]
+    lifted = [pl for m in res.selection.runners for pl in engine.topic_places(m.topic)]
     sel = res.selection
     plain = r.retrieve(sel.texts, res.clue_coords, sel.weights, sel.concepts, res.places, context=res.context)
 
