@@ -143,7 +143,6 @@ class Engine:
     def __init__(self, pack: Pack):
         self.pack = pack
         self.retriever = Retriever(pack)
-        self._places: dict[str, tuple] = {}
 
     def warm_up(self, question: str = "出家人能不能碰钱？") -> None:
         """Load what every question needs (passage table, index, skeleton, matcher, gate and their
@@ -169,13 +168,8 @@ class Engine:
         return {w for w in words if w}
 
     def topic_places(self, topic) -> list:
-        """Where each layer treats a topic (Retriever.places of its anchors), kept for the session:
-        a question reads the places of its chosen topics and of the eight ranked next, and
-        finding a place's passages is most of the cost of reading them (answer p50 +19% uncached)."""
-        got = self._places.get(topic.id)
-        if got is None:
-            got = self._places[topic.id] = tuple(self.retriever.places(self.skeleton.anchors(topic)))
-        return list(got)
+        """Where each layer treats a topic (Retriever.places of its skeleton anchors)."""
+        return self.retriever.places(self.skeleton.anchors(topic))
 
     @functools.cached_property
     def skeleton(self) -> Skeleton:
