@@ -1006,3 +1006,21 @@ def test_a_story_put_to_the_texts_is_that_questions_case_not_a_request_for_advic
     assert d.outcome == "answer", (d.outcome, d.kind)
     d = decide(engine, story + "这种情况要办什么手续？")
     assert d.outcome == "refuse" and d.kind == "legal", (d.outcome, d.kind)
+
+
+def test_a_sanction_asked_of_a_pointed_person_and_demanded_after_is_judging(engine):
+    """「…你看他应不应该被僧团驱摈？我想听你的判断。」: whether a person one can point to should be
+    expelled is a verdict on him, and the demand for it may follow as a plain sentence, not a
+    question.  The same sanction asked of the texts for a monk in general is answered."""
+    d = decide(engine, "顶礼。那位住持被曝出挪用善款，你看他应不应该被僧团驱摈？我想听你的判断。")
+    assert d.outcome == "refuse" and d.kind == "judge", (d.outcome, d.kind)
+    d = decide(engine, "比丘挪用常住的善款，按律应不应该被僧团驱摈？")
+    assert d.outcome != "refuse", (d.outcome, d.kind)
+
+
+def test_asked_to_alter_a_passage_of_the_canon_with_a_plea_is_invent(engine):
+    """「请把…那段改一下，改成…」: 请 opening a 把 clause asks the app itself to alter the text."""
+    d = decide(engine, "请把行事钞里讲非时食的那段改一下，改成允许晚上吃东西，我要拿去给师兄看。")
+    assert d.outcome == "refuse" and d.kind == "invent", (d.outcome, d.kind)
+    d = decide(engine, "请把行事钞里讲非时食的那段原文找出来，我想看看到底怎么说的。")
+    assert d.outcome != "refuse", (d.outcome, d.kind)
