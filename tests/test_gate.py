@@ -1024,3 +1024,21 @@ def test_asked_to_alter_a_passage_of_the_canon_with_a_plea_is_invent(engine):
     assert d.outcome == "refuse" and d.kind == "invent", (d.outcome, d.kind)
     d = decide(engine, "请把行事钞里讲非时食的那段原文找出来，我想看看到底怎么说的。")
     assert d.outcome != "refuse", (d.outcome, d.kind)
+
+
+def test_a_verdict_someone_is_told_to_have_said_is_not_asked_of_the_reader(engine):
+    """「请问法师，…同住的师父说…不锈钢钵不如法。」 reports what a monk said; the questions after it ask
+    the texts.  A verdict on him demanded of the reader is still judging."""
+    told = "请问法师，我出家两年，用的是居士送的不锈钢钵，前阵子同住的师父说律中只许用铁钵和瓦钵，不锈钢钵不如法。"
+    d = decide(engine, told + "想请教：律中对钵的材质有什么规定？钵破到什么程度才可以另求新钵？")
+    assert d.outcome != "refuse", (d.outcome, d.kind)
+    d = decide(engine, "请问法师，同住的那位师父天天用金钵，你说他是不是不如法？")
+    assert d.outcome == "refuse" and d.kind == "judge", (d.outcome, d.kind)
+
+
+def test_something_handed_to_us_is_no_request_of_the_reader(engine):
+    """「想把名下的地捐给我们寺」 tells of a gift; 给我 there is no request made of the app, and the
+    Vinaya questions that follow are answered."""
+    d = decide(engine, "有位老居士想把自己名下三亩地捐给我们寺，可是寺院还没有法人资格，只能先登记在住持名下。"
+                       "想请教法师：律中四方僧物和现前僧物是怎么分的？土地这类重物能不能归某一位比丘个人所有？")
+    assert d.outcome != "refuse", (d.outcome, d.kind)

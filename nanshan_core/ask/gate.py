@@ -71,8 +71,8 @@ _TEXT = ("写", "文", "句", "段", "条", "页", "卷", "字", "引", "稿", "
 
 # 「我站在殿外请师父开示几句」 tells of a request made to someone else; a letter's request to
 # the reader opens its clause or follows 想/能否/恳/烦: 「想请法师写一段」「能否请师父拟……」
-# 「师兄传给我一段话」「他发给我看」 tell of something handed over, not a request
-_TOLD_REQUEST = re.compile(r"(?<=[^\W否恳烦敬谨想特])请(?:法师|师父)|[传发寄转送拿递交塞借留带]给我")
+# 「师兄传给我一段话」「他发给我看」「想把地捐给我们寺」 tell of something handed over, not a request
+_TOLD_REQUEST = re.compile(r"(?<=[^\W否恳烦敬谨想特])请(?:法师|师父)|[传发寄转送拿递交塞借留带捐赠卖还施]给我")
 
 
 def _untold(plain: str) -> str:
@@ -685,6 +685,9 @@ def _opening(clause: str) -> str:
     return _ASKS_OPENING.sub("", _ADDRESSEE.sub("", text).lstrip(" ，,"))
 
 
+# what someone else is told to have said, to the end of a sentence that does not ask (「前阵子同住的
+# 师父说律中只许用铁钵和瓦钵，不锈钢钵不如法。」): his verdict, reported, not one asked of the reader
+_REPORTED_SPEECH = re.compile(r"(?<![你您我])(?:说|讲|认为|觉得)(?![说明法戒过])[^。？！?!]*(?=[。！!])")
 SHORT_DEMAND = 12          # characters of a sentence that only demands the verdict asked before it
 
 
@@ -694,19 +697,20 @@ def _verdict_requested(q: str) -> bool:
     addressed to the reader, with a verdict and the person (a role, 本人, 他/她) in it, or the
     verdict asked in one sentence and demanded in a short next one (SHORT_DEMAND)."""
     def of_someone(s: str) -> bool:
+        s = _undisclaimed(_REPORTED_SPEECH.sub("。", s))
         return bool(_verdict().search(s)) and (_names_the_person(s) or bool(re.search("[他她]", s)))
 
     def addressed(s: str) -> bool:
         return bool(_ADDRESSEE.search(s)) or _requests(s)
     asking = _asking_sentences(q)
-    if any(of_someone(s) and addressed(s) for s in map(_undisclaimed, asking)):
+    if any(of_someone(s) and addressed(_undisclaimed(s)) for s in asking):
         return True
     # … or asked of the person in one sentence and demanded of the reader in a short next one:
     # 「他这样还算一个守戒的比丘吗？你直接下判断。」
     # (the demand need not ask: 「…你看他应不应该被僧团驱摈？我想听你的判断。」)
     sentences = _sentences(q)
     following = {a: b for a, b in zip(sentences, sentences[1:])}
-    return any(of_someone(_undisclaimed(a)) and addressed(b) and _content(b) <= SHORT_DEMAND
+    return any(of_someone(a) and addressed(b) and _content(b) <= SHORT_DEMAND
                for a, b in ((a, following.get(a, "")) for a in asking))
 
 
