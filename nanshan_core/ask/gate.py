@@ -333,7 +333,7 @@ def _made_text() -> dict[str, re.Pattern]:
             "asked_any": re.compile(f"{request}|把"),
             "asked": re.compile(f"(?:{request})[^。？！?!，,]{{0,6}}(?:{alter})"
                                 # 「请把行事钞里讲非时食的那段改一下」: 请 opening a 把 clause asks the reader
-                                f"|(?:{request}|(?<![^\\W，,：:])请)把[^。？！?!]{{0,20}}(?:{alter})"),
+                                f"|(?:{request}|(?<!\\w)请)把[^。？！?!]{{0,20}}(?:{alter})"),
             # 「您要是也找不到，就照着…来一句」: made when the real text is not found; 「造一句元照律师
             # 的话」: made in a master's name
             "passing": re.compile(f"{_alternation(m['passing'])}|{passed_as}"
@@ -709,9 +709,8 @@ def _verdict_requested(q: str) -> bool:
     # 「他这样还算一个守戒的比丘吗？你直接下判断。」
     # (the demand need not ask: 「…你看他应不应该被僧团驱摈？我想听你的判断。」)
     sentences = _sentences(q)
-    following = {a: b for a, b in zip(sentences, sentences[1:])}
-    return any(of_someone(a) and addressed(b) and _content(b) <= SHORT_DEMAND
-               for a, b in ((a, following.get(a, "")) for a in asking))
+    return any(_is_asking(a) and of_someone(a) and addressed(b) and _content(b) <= SHORT_DEMAND
+               for a, b in zip(sentences, sentences[1:]))
 
 
 # a sentence opening with 请 pleads (「请就她本人给个评价。」); 恳请/烦请/麻烦 … are _REQUEST words
