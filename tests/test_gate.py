@@ -1034,6 +1034,9 @@ def test_a_verdict_someone_is_told_to_have_said_is_not_asked_of_the_reader(engin
     assert d.outcome != "refuse", (d.outcome, d.kind)
     d = decide(engine, "请问法师，同住的那位师父天天用金钵，你说他是不是不如法？")
     assert d.outcome == "refuse" and d.kind == "judge", (d.outcome, d.kind)
+    # 直说 asks the reader to speak plainly: nobody's words are reported
+    d = decide(engine, "我的剃度师父年轻时做过生意，现在当住持。这样的人是否适合为人授戒？请法师就我师父本人直说无妨。")
+    assert d.outcome == "refuse" and d.kind == "judge", (d.outcome, d.kind)
 
 
 def test_something_handed_to_us_is_no_request_of_the_reader(engine):

@@ -687,7 +687,8 @@ def _opening(clause: str) -> str:
 
 # what someone else is told to have said, to the end of a sentence that does not ask (「前阵子同住的
 # 师父说律中只许用铁钵和瓦钵，不锈钢钵不如法。」): his verdict, reported, not one asked of the reader
-_REPORTED_SPEECH = re.compile(r"(?<![你您我])(?:说|讲|认为|觉得)(?![说明法戒过])[^。？！?!]*(?=[。！!])")
+# (直说 / 明说 / 实说 are the reader asked to speak plainly: 「请法师就我师父本人直说无妨。」)
+_REPORTED_SPEECH = re.compile(r"(?<![你您我直明实坦])(?:说|讲|认为|觉得)(?![说明法戒过])[^。？！?!]*(?=[。！!])")
 SHORT_DEMAND = 12          # characters of a sentence that only demands the verdict asked before it
 
 
