@@ -1045,3 +1045,15 @@ def test_something_handed_to_us_is_no_request_of_the_reader(engine):
     d = decide(engine, "有位老居士想把自己名下三亩地捐给我们寺，可是寺院还没有法人资格，只能先登记在住持名下。"
                        "想请教法师：律中四方僧物和现前僧物是怎么分的？土地这类重物能不能归某一位比丘个人所有？")
     assert d.outcome != "refuse", (d.outcome, d.kind)
+
+
+def test_what_can_be_done_told_with_a_full_stop_asks_nothing(engine):
+    """「吃药控制得还可以。」「法律上我可以自己决定。」 tell the story: a bare 可以 in a sentence closed by a full
+    stop asks nothing, so the story part earns no medical or legal note beside the Vinaya question
+    (可以吗 / 可不可以 still ask)."""
+    d = decide(engine, "我哥哥有癫痫，吃药控制得还可以，一年发作一两次，平时工作生活都正常。他一心想出家。"
+                       "我想请问：律中受戒问遮难时提到的癫狂等病具体是指什么？")
+    assert d.outcome == "answer", (d.outcome, d.kind)
+    d = decide(engine, "我今年二十六岁，想出家，父母坚决反对。我已经成年，法律上我可以自己决定。"
+                       "想请问：律里为什么规定父母不听不得度？")
+    assert d.outcome == "answer", (d.outcome, d.kind)

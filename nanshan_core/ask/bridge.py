@@ -317,6 +317,10 @@ def asks(text: str) -> bool:
     and, without a question mark, speech reported (医生问我们…) are set aside?"""
     if "？" not in text and "?" not in text:
         text = _REPORTED.sub("", text)
+        # a sentence closed with a full stop that says what can be done tells it: 「吃药控制得还
+        # 可以。」「法律上我可以自己决定。」 (可以吗, 可不可以 still ask)
+        if text.rstrip().endswith(("。", "！", "!")):
+            text = _TOLD_CAN.sub("", text)
     return bool(_ASKING.search(_NOT_ASKING.sub("", _ANNOUNCES.sub("", text))))
 
 
@@ -374,6 +378,7 @@ _ANNOUNCES = re.compile(r"(?:我|末学|弟子)?想?(?:向您|向法师|向师�
 # 「医生问我们要不要放弃插管。」「监院说常住可以先借给我。」: what someone else asked or said,
 # told without a question mark, asks the reader nothing
 # — but 说说/讲讲 (「想请师父说说这预示着什么。」) is a request made of the reader, not speech reported
+_TOLD_CAN = re.compile(r"可以(?![吗么嘛不])")
 _REPORTED = re.compile(r"(?<![想请要我再来说])(?:说(?!说)|问|建议|劝|告诉)[^，,。；;！!\s]*")
 
 # What makes a part of a question a question rather than the story around it.
