@@ -378,8 +378,10 @@ _ANNOUNCES = re.compile(r"(?:我|末学|弟子)?想?(?:向您|向法师|向师�
 # 「医生问我们要不要放弃插管。」「监院说常住可以先借给我。」: what someone else asked or said,
 # told without a question mark, asks the reader nothing
 # — but 说说/讲讲 (「想请师父说说这预示着什么。」) is a request made of the reader, not speech reported
-_TOLD_CAN = re.compile(r"可以(?![吗么嘛不])")
 _REPORTED = re.compile(r"(?<![想请要我再来说])(?:说(?!说)|问|建议|劝|告诉)[^，,。；;！!\s]*")
+
+# 「吃药控制得还可以。」: 可以 not asked (可以吗, 可以不可以), in a sentence closed by a full stop (asks())
+_TOLD_CAN = re.compile(r"可以(?![吗么嘛不])")
 
 # What makes a part of a question a question rather than the story around it.
 _ASKING = re.compile(r"[？?]|吗|呢|么|能不能|可不可以|可以|是否|怎|如何|为何|为什么|哪|什么|多少|几|算不算|"

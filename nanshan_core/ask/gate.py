@@ -687,7 +687,9 @@ def _opening(clause: str) -> str:
 
 # what someone else is told to have said, to the end of a sentence that does not ask (「前阵子同住的
 # 师父说律中只许用铁钵和瓦钵，不锈钢钵不如法。」): his verdict, reported, not one asked of the reader
-# (直说 / 明说 / 实说 are the reader asked to speak plainly: 「请法师就我师父本人直说无妨。」)
+# (直说 / 明说 / 实说 are the reader asked to speak plainly: 「请法师就我师父本人直说无妨。」).  Unlike
+# bridge._REPORTED, which only sets aside the clause of the speech to tell whether a part asks, a
+# verdict reported runs on past the comma (「…说律中只许用铁钵和瓦钵，不锈钢钵不如法。」)
 _REPORTED_SPEECH = re.compile(r"(?<![你您我直明实坦])(?:说|讲|认为|觉得)(?![说明法戒过])[^。？！?!]*(?=[。！!])")
 SHORT_DEMAND = 12          # characters of a sentence that only demands the verdict asked before it
 
@@ -703,14 +705,14 @@ def _verdict_requested(q: str) -> bool:
 
     def addressed(s: str) -> bool:
         return bool(_ADDRESSEE.search(s)) or _requests(s)
-    asking = _asking_sentences(q)
+    sentences = _sentences(q)
+    asking = [s for s in sentences if _is_asking(s)]        # as _asking_sentences, read once
     if any(of_someone(s) and addressed(_undisclaimed(s)) for s in asking):
         return True
     # … or asked of the person in one sentence and demanded of the reader in a short next one:
     # 「他这样还算一个守戒的比丘吗？你直接下判断。」
     # (the demand need not ask: 「…你看他应不应该被僧团驱摈？我想听你的判断。」)
-    sentences = _sentences(q)
-    return any(_is_asking(a) and of_someone(a) and addressed(b) and _content(b) <= SHORT_DEMAND
+    return any(a in asking and of_someone(a) and addressed(b) and _content(b) <= SHORT_DEMAND
                for a, b in zip(sentences, sentences[1:]))
 
 
