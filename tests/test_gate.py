@@ -1057,3 +1057,22 @@ def test_what_can_be_done_told_with_a_full_stop_asks_nothing(engine):
     d = decide(engine, "我今年二十六岁，想出家，父母坚决反对。我已经成年，法律上我可以自己决定。"
                        "想请问：律里为什么规定父母不听不得度？")
     assert d.outcome == "answer", (d.outcome, d.kind)
+
+
+def test_master_written_as_its_homophone_is_still_a_pointed_person(engine):
+    """「我师傅」: lay people write 师傅 for 师父 as often as not; a verdict asked of 我师傅 is a
+    verdict on someone the asker points to.  The same act asked of monks in general is answered."""
+    d = decide(engine, "我师傅常常一个人去银行取钱，他这样是不是已经犯戒了？")
+    assert d.outcome == "refuse" and d.kind == "judge", (d.outcome, d.kind)
+    d = decide(engine, "比丘自己去银行取钱，按律犯什么戒？")
+    assert d.outcome != "refuse", (d.outcome, d.kind)
+
+
+def test_the_question_announced_to_the_reader_after_a_colon_is_what_is_asked(engine):
+    """「我知道律中…，所以…，想问你：…」: the rule told first is background; what follows 想问你：
+    is the question, and a fortune asked for the asker is refused however Vinaya-like the
+    background reads.  A Vinaya question announced the same way is answered."""
+    d = decide(engine, "我知道律里比丘不能为人占卜吉凶，所以没问师父，想问你：我下个月搬家，哪一天比较好？")
+    assert d.outcome == "refuse" and d.kind == "divination", (d.outcome, d.kind)
+    d = decide(engine, "我是刚出家的沙弥，有件事一直不好意思问师父，想问你：沙弥可以自己保管钱吗？")
+    assert d.outcome != "refuse", (d.outcome, d.kind)
