@@ -1076,3 +1076,22 @@ def test_the_question_announced_to_the_reader_after_a_colon_is_what_is_asked(eng
     assert d.outcome == "refuse" and d.kind == "divination", (d.outcome, d.kind)
     d = decide(engine, "我是刚出家的沙弥，有件事一直不好意思问师父，想问你：沙弥可以自己保管钱吗？")
     assert d.outcome != "refuse", (d.outcome, d.kind)
+
+
+@pytest.mark.parametrize("question", [
+    "我们寺的知客师常把香客供养的水果拿回自己寮房，是不是已经犯了盗戒啊",
+    "常住里有位老参天天看电视到半夜，他还能算守戒的比丘吗",
+    "网上那个很火的法师说喝酒不障道，你怎么看这个人？",
+])
+def test_a_verdict_on_a_pointed_person_in_everyday_words_is_judging(engine, question):
+    """Whether someone one can point to has broken a named precept (是不是已经犯了盗戒), still
+    counts as a monk (还能算…比丘), or what the reader thinks of him (怎么看这个人) is a verdict on
+    the person, however it is worded."""
+    d = decide(engine, question)
+    assert d.outcome == "refuse" and d.kind == "judge", (d.outcome, d.kind)
+
+
+def test_whether_an_act_has_broken_a_named_precept_is_asked_of_the_texts(engine):
+    """The same words asked of an act, with nobody pointed at, are the Vinaya's own question."""
+    d = decide(engine, "比丘把香客供养常住的水果拿回自己寮房，是不是已经犯了盗戒？")
+    assert d.outcome != "refuse", (d.outcome, d.kind)
