@@ -9,7 +9,9 @@ updates it says so:
 
     python tests/data/make_default_materials.py --pack corpus_pack
 
-Last remade on 2026-12-05 (stop 44), after the runner-up topics came to raise their sections in
+Last remade on 2026-12-05 (stop 46), after a layer's topic share came to go to each chosen topic's
+first place before any topic's second (five dev questions' 律本 materials changed by one passage,
+another topic's rule for the main topic's second passage; dev recall 76/90 unchanged); before that on 2026-12-05 (stop 44), after the runner-up topics came to raise their sections in
 道宣's and 元照's search (28 dev materials of those two layers moved, dev recall 76/90 unchanged);
 before that on 2026-12-04 (stop 40), after 資持記's glosses opening 「N亦因…」/「N因前…」 came to be their rules' (dev-05's 單提 45 now has its own 元照 material; dev recall 76/90 unchanged); before that on 2026-12-04 (stop 40), after 資持記's rule glosses came to be found by their own number (「第九佛在舍衛」; dev-05's 元照 material moved from 單提 7's gloss to 單提 9's, and the 元照 materials of a few other dev questions, only 元照, moved; dev recall 76/90 unchanged); before that on 2026-12-04 (stop 38), after a 行事鈔 section's parallels in the other Vinayas came to be raised in the
 search (dev-23's 五分律 material moved, dev recall 76/90 unchanged); before that on 2026-12-04 (stop 38), after 行事鈔 and 資持記 came to place 二不定, 四提舍尼 and 眾學 by name (one dev
