@@ -302,11 +302,13 @@ def _sifenlu_rule_and_exemption(selected: list[_Pick], materials: list[Material]
                    or (m.n in own_clause and m.source == "topic" and p.folded.startswith(clause)))]
     if not exempt:
         return selected
-    # the exemption of the asked rule: a clause the question's topics bring (their rule's own 不犯)
+    # the exemption of the asked rule: the quoted rule's own clause first (another chosen topic's
+    # rule may hold the question's words more often: 說淨's 「不犯者，若真實淨施語主取著」 for a robe
+    # kept past ten days), then a clause the question's topics bring (their rule's own 不犯)
     # before one a search passage brings (another rule's, met through a shared term), and a clause
     # that opens as one (「不犯者，…」) before a sentence of the story that merely says 不犯
-    best_exempt = max(exempt, key=lambda p: (p.material.source == "topic", p.folded.startswith(clause),
-                                             p.score, -p.material.n))
+    best_exempt = max(exempt, key=lambda p: (p.material.n in own_clause, p.material.source == "topic",
+                                             p.folded.startswith(clause), p.score, -p.material.n))
     if any(p.quote == best_exempt.quote for p in selected):
         return selected
     others = [p for p in selected if p.material.work != "T1428"]
