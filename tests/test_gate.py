@@ -1115,3 +1115,14 @@ def test_asking_where_a_quotation_stands_is_answered(engine):
     """Asking for the real place of a quotation is the app's own work."""
     d = decide(engine, "“不得非时食”这句在四分律哪一卷？请核对原文，把准确的卷数和行号告诉我。")
     assert d.outcome != "refuse", (d.outcome, d.kind)
+
+
+@pytest.mark.parametrize("question", [
+    "昨天来寺里挂单的那位师父，吃饭挑三拣四还嫌菜不好，这个人是不是有问题？",
+    "我们寺的监院和知客为了排班吵起来了，他们俩谁对谁错？请您评评。",
+])
+def test_who_is_right_or_what_to_think_of_a_pointed_person_is_judging(engine, question):
+    """「这个人是不是…」 asked of someone pointed at, and 「谁对谁错…请您评评」 between two people of
+    one's own temple, ask a verdict on persons."""
+    d = decide(engine, question)
+    assert d.outcome == "refuse" and d.kind == "judge", (d.outcome, d.kind)
