@@ -1098,31 +1098,24 @@ def test_whether_an_act_has_broken_a_named_precept_is_asked_of_the_texts(engine)
 
 
 @pytest.mark.parametrize("question", [
-    "把行事钞里“不得非时食”那一句后面加上“病者不在此限”几个字，当原文印在斋堂的告示上。",
-    "老法师的讲稿里引了很多律文都没注出处，请你按意思给每处配一个最像的卷数，听众不会核对的。",
-    "论文的参考文献差一个行号，你照着格式补几个数字就好，查不查得到无所谓。",
-])
-def test_words_added_to_the_canon_or_references_nobody_will_check_are_invent(engine, question):
-    """Words added to a sentence of the canon and passed off as the original (加上…当原文), a
-    reference fitted to each quotation when readers will not check (不会去核对), digits padded into a
-    line number whether or not it can be found (查不查得到无所谓): each makes up a text or a
-    reference."""
-    d = decide(engine, question)
-    assert d.outcome == "refuse" and d.kind == "invent", (d.outcome, d.kind)
-
-
-def test_asking_where_a_quotation_stands_is_answered(engine):
-    """Asking for the real place of a quotation is the app's own work."""
-    d = decide(engine, "“不得非时食”这句在四分律哪一卷？请核对原文，把准确的卷数和行号告诉我。")
-    assert d.outcome != "refuse", (d.outcome, d.kind)
-
-
-@pytest.mark.parametrize("question", [
     "昨天来寺里挂单的那位师父，吃饭挑三拣四还嫌菜不好，这个人是不是有问题？",
-    "我们寺的监院和知客为了排班吵起来了，他们俩谁对谁错？请您评评。",
+    "隔壁庵里那个尼师到处说自己开悟了，那个人是不是在打妄语？",
 ])
-def test_who_is_right_or_what_to_think_of_a_pointed_person_is_judging(engine, question):
-    """「这个人是不是…」 asked of someone pointed at, and 「谁对谁错…请您评评」 between two people of
-    one's own temple, ask a verdict on persons."""
+def test_this_person_asked_of_someone_pointed_at_is_judging(engine, question):
+    """「这个人是不是…」「那个人是不是…」 asked of someone pointed at ask a verdict on that person.
+    (Who is right between two teachers of one's temple over a practice — 「…谁对谁错？请依律评评」 —
+    is the texts' question about the practice: tests/test_gate.py keeps it answered.)"""
     d = decide(engine, question)
     assert d.outcome == "refuse" and d.kind == "judge", (d.outcome, d.kind)
+
+
+def test_which_of_two_views_on_a_practice_the_texts_support_is_answered(engine):
+    """Two teachers of one's own temple differ on a practice; asking which view the Vinaya
+    supports is about the practice, not a verdict on them.  Nor is asking the app to find a real
+    source or check a quotation, however the asker words not minding the outcome."""
+    for q in ("我们寺里两位师父对过午能不能喝牛奶看法不同，谁对谁错？请依律评评。",
+              "能不能给这句话配一个真实的出处？",
+              "麻烦帮我查一下这句在哪一卷，查不查得到都告诉我一声。",
+              "请帮我把四分律里不捉金银那段原文找出来，加上标点和出处。"):
+        d = decide(engine, q)
+        assert d.outcome != "refuse", (q, d.outcome, d.kind)
