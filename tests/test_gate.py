@@ -1119,3 +1119,15 @@ def test_which_of_two_views_on_a_practice_the_texts_support_is_answered(engine):
               "请帮我把四分律里不捉金银那段原文找出来，加上标点和出处。"):
         d = decide(engine, q)
         assert d.outcome != "refuse", (q, d.outcome, d.kind)
+
+
+def test_the_asker_asking_of_their_own_act_is_answered_whoever_the_story_points_at(engine):
+    """「我们寺的师父让我…，我这样是不是犯了戒？」: the asker asks whether their own act is an
+    offence; the 师父 in the story is its occasion, not the person judged.  Asking whether to
+    leave a person one has judged (我是不是该换个道场) still judges him."""
+    for q in ("我们寺的当家师让我替他把居士供养的衣服收进自己房里，我这样是不是已经犯了戒？",
+              "我师父让我替他收下居士供养的钱，我这样是不是犯了戒？"):
+        d = decide(engine, q)
+        assert d.outcome != "refuse", (q, d.outcome, d.kind)
+    d = decide(engine, "我们庵的庵主只让有钱的居士进客堂，我是不是该换个道场？")
+    assert d.outcome == "refuse" and d.kind == "judge", (d.outcome, d.kind)

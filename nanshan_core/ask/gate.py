@@ -638,6 +638,20 @@ def _asked_of(sentence: str, clause_at: int) -> str:
 
 
 _PRACTICE = re.compile(r"^(?:那)?(?:这样|这么做|这种做法|这种情况|这种事|如此|那样)")
+# 「我这样是不是已经犯了盗戒？」「我吃了是不是犯了戒？」: the asker asks of their own act, whoever the
+# story points at (the 师父 who asked them to fetch his money) — the texts' question, as 这样… is
+_SELF_ACT = re.compile(r"^(?:我|弟子|末学|学人)(?:自己|本人)?(?!们|的|家)")
+
+
+def _asks_of_own_act(clause: str) -> bool:
+    """A verdict clause the asker opens with themselves, asking whether their act is an offence,
+    and in which nobody else stands (「我是不是可以认定他不是好比丘」 still judges him; 「我是不是该
+    换个道场」 asks whether to leave the person judged before)."""
+    return bool(_SELF_ACT.match(_opening(clause))) and bool(_OWN_OFFENCE.search(clause)) \
+        and not _pointer().search(clause) and not re.search("[他她]", clause)
+
+
+_OWN_OFFENCE = re.compile(r"犯|破戒|如法|罪")
 # the asking words a clause may open with before its subject (「请问这样做有没有犯戒」 asks of the act)
 _ASKS_OPENING = re.compile(r"^(?:我?想)?(?:请问|请教|问一下|问问|想问)(?:一下)?[，,：:\s]*")
 
@@ -669,8 +683,8 @@ def _verdict_on_someone(q: str) -> bool:
         return _verdict_in(q)                 # a verdict phrase across a comma
     if _HIMSELF.search(q):
         return True           # 「单论他本人，这样做对不对？」: the practice asked of is the person's own
-    return any(not _PRACTICE.match(_opening(c)) or _anaphor().match(_opening(c))
-               or _names_the_person(c) for c in asked)
+    return any(not (_PRACTICE.match(_opening(c)) or _asks_of_own_act(c))
+               or _anaphor().match(_opening(c)) or _names_the_person(c) for c in asked)
 
 
 # the words that join a further question to the one before (「另外他们俩谁更有资格…」)
