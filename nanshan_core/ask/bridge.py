@@ -354,7 +354,9 @@ def _introduces(part: Part, q: str, masked: set[int]) -> bool:
     return bool(_INTRODUCES.match(part.text)) and own <= INTRO_ONLY
 
 
-# 「只想请问」「只想先搞清楚」「这些对不对我先不问，」: the asker says which part is the question
+# 「只想请问」「只想先搞清楚」「这些对不对我先不问，」「…所以不敢问师父，想问你：」: the asker says
+# which part is the question (a colon after asking the reader announces it; what stood before
+# is background, however Vinaya-like)
 _ONLY_ASKS = re.compile(r"只(?:是)?(?:想|要)?(?:先)?(?:请问|问|知道|了解|搞清楚|弄清楚|弄明白|请教|确认)"
                         r"|(?:先|暂且|暂时|就)?不(?:在这里)?(?:问|谈|讨论)了?[，,。；;]"
                         r"|(?:想|要)?(?:问问?|请问|请教)(?:你|您)(?:一下|下)?[：:]")

@@ -384,9 +384,10 @@ class Retriever:
 
     def _topic_picks(self, layer: str, topic_places: list[list["Place"]], ranking: dict,
                      fit: dict[int, float] | None = None) -> list[list[tuple]]:
-        """A topic's own passages in this layer: where each work treats it, and the passage of
-        that treatment the terms and the question's own words (``fit``) point to; the main
-        topic gets more of the layer than the others."""
+        """Each chosen topic's own passages in this layer, the main topic's list first: where each
+        work treats it, and the passage of that treatment the terms and the question's own words
+        (``fit``) point to; the main topic gets more of the layer than the others (_pick gives
+        the layer's topic share to every topic's first place before any topic's second)."""
         fit = fit or {}
         per_topic: list[list[tuple]] = []
         # a question about one topic only gives it one more slot (its 四分律 anchor and the asked
