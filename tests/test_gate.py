@@ -1082,11 +1082,15 @@ def test_the_question_announced_to_the_reader_after_a_colon_is_what_is_asked(eng
     "我们寺的知客师常把香客供养的水果拿回自己寮房，是不是已经犯了盗戒啊",
     "常住里有位老参天天看电视到半夜，他还能算守戒的比丘吗",
     "网上那个很火的法师说喝酒不障道，你怎么看这个人？",
+    "昨天来寺里挂单的那位师父，吃饭挑三拣四还嫌菜不好，这个人是不是有问题？",
+    "隔壁庵里那个尼师到处说自己开悟了，那个人是不是在打妄语？",
 ])
 def test_a_verdict_on_a_pointed_person_in_everyday_words_is_judging(engine, question):
     """Whether someone one can point to has broken a named precept (是不是已经犯了盗戒), still
-    counts as a monk (还能算…比丘), or what the reader thinks of him (怎么看这个人) is a verdict on
-    the person, however it is worded."""
+    counts as a monk (还能算…比丘), what the reader thinks of him (怎么看这个人), or 「这个人 /
+    那个人是不是…」 asked of him is a verdict on the person, however it is worded.  (Who is right
+    between two teachers of one's temple over a practice — 「…谁对谁错？请依律评评」 — is the
+    texts' question about the practice: test_which_of_two_views_on_a_practice_the_texts_support_is_answered.)"""
     d = decide(engine, question)
     assert d.outcome == "refuse" and d.kind == "judge", (d.outcome, d.kind)
 
@@ -1096,17 +1100,6 @@ def test_whether_an_act_has_broken_a_named_precept_is_asked_of_the_texts(engine)
     d = decide(engine, "比丘把香客供养常住的水果拿回自己寮房，是不是已经犯了盗戒？")
     assert d.outcome != "refuse", (d.outcome, d.kind)
 
-
-@pytest.mark.parametrize("question", [
-    "昨天来寺里挂单的那位师父，吃饭挑三拣四还嫌菜不好，这个人是不是有问题？",
-    "隔壁庵里那个尼师到处说自己开悟了，那个人是不是在打妄语？",
-])
-def test_this_person_asked_of_someone_pointed_at_is_judging(engine, question):
-    """「这个人是不是…」「那个人是不是…」 asked of someone pointed at ask a verdict on that person.
-    (Who is right between two teachers of one's temple over a practice — 「…谁对谁错？请依律评评」 —
-    is the texts' question about the practice: tests/test_gate.py keeps it answered.)"""
-    d = decide(engine, question)
-    assert d.outcome == "refuse" and d.kind == "judge", (d.outcome, d.kind)
 
 
 def test_which_of_two_views_on_a_practice_the_texts_support_is_answered(engine):

@@ -641,6 +641,8 @@ _PRACTICE = re.compile(r"^(?:那)?(?:这样|这么做|这种做法|这种情况|
 # 「我这样是不是已经犯了盗戒？」「我吃了是不是犯了戒？」: the asker asks of their own act, whoever the
 # story points at (the 师父 who asked them to fetch his money) — the texts' question, as 这样… is
 _SELF_ACT = re.compile(r"^(?:我|弟子|末学|学人)(?:自己|本人)?(?!们|的|家)")
+_OWN_OFFENCE = re.compile(r"犯|破戒|如法|罪")      # (_OFFENCE_ASKED misses 「我这样如法吗」)
+_THIRD_PERSON = re.compile(r"[他她]")
 
 
 def _asks_of_own_act(clause: str) -> bool:
@@ -648,10 +650,9 @@ def _asks_of_own_act(clause: str) -> bool:
     and in which nobody else stands (「我是不是可以认定他不是好比丘」 still judges him; 「我是不是该
     换个道场」 asks whether to leave the person judged before)."""
     return bool(_SELF_ACT.match(_opening(clause))) and bool(_OWN_OFFENCE.search(clause)) \
-        and not _pointer().search(clause) and not re.search("[他她]", clause)
+        and not _pointer().search(clause) and not _THIRD_PERSON.search(clause)
 
 
-_OWN_OFFENCE = re.compile(r"犯|破戒|如法|罪")
 # the asking words a clause may open with before its subject (「请问这样做有没有犯戒」 asks of the act)
 _ASKS_OPENING = re.compile(r"^(?:我?想)?(?:请问|请教|问一下|问问|想问)(?:一下)?[，,：:\s]*")
 
@@ -715,7 +716,7 @@ def _verdict_requested(q: str) -> bool:
     verdict asked in one sentence and demanded in a short next one (SHORT_DEMAND)."""
     def of_someone(s: str) -> bool:
         s = _undisclaimed(_REPORTED_SPEECH.sub("。", s))
-        return bool(_verdict().search(s)) and (_names_the_person(s) or bool(re.search("[他她]", s)))
+        return bool(_verdict().search(s)) and (_names_the_person(s) or bool(_THIRD_PERSON.search(s)))
 
     def addressed(s: str) -> bool:
         return bool(_ADDRESSEE.search(s)) or _requests(s)

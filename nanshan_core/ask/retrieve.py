@@ -340,8 +340,8 @@ class Retriever:
             if context is not None:
                 fit = self._section_fit(ranking, context, [pl for places in topic_places for pl in places
                                                       if pl.layer == layer])
-            firsts = self._topic_picks(layer, topic_places, ranking, fit)
-            chosen[layer] = self._pick(layer, clue_docs, ranking, firsts)
+            topic_picks = self._topic_picks(layer, topic_places, ranking, fit)
+            chosen[layer] = self._pick(layer, clue_docs, ranking, topic_picks)
         chosen[OTHER] = self.other_picks(scored)
         picked = {doc for layer in (*LAYERS, OTHER) for doc, _, _, _ in chosen[layer]}
         materials = [self._material(doc, source, score, folded_terms, terms, anchor, picked)
@@ -453,9 +453,9 @@ class Retriever:
         return per_topic
 
     def _pick(self, layer: str, clue_docs: list[tuple[int, int]], ranking: dict,
-              firsts: list[list[tuple]] | None = None) -> list[tuple]:
-        """Fill a layer's quota: the topics' own passages (``firsts``: each topic's, the main one
-        first), clue passages (up to a share), then the best by score."""
+              topic_picks: list[list[tuple]] | None = None) -> list[tuple]:
+        """Fill a layer's quota: the topics' own passages (``topic_picks``: each topic's, the main
+        one first), clue passages (up to a share), then the best by score."""
         quota = self.quotas.other if layer == OTHER else self.quotas.per_layer[layer]
         per_work: dict[str, int] = {}
         picks: list[tuple] = []
@@ -478,10 +478,10 @@ class Retriever:
         # given to one monk read first as bedding, 迴僧物 fourth).  Tune sets +4 gold, zero-hit
         # 41 -> 40, dev ±0 (all of each topic's picks in turns: +4); held-out bridge sets +5, zero-hit
         # 66 -> 64.  They are shown topic by topic.
-        firsts = firsts or []
-        turns = [mine[0] for mine in firsts if mine] + [x for mine in firsts for x in mine[1:]]
+        topic_picks = topic_picks or []
+        turns = [mine[0] for mine in topic_picks if mine] + [x for mine in topic_picks for x in mine[1:]]
         share = {pick[0] for pick in turns[:int(quota * self.quotas.topic_share)]}
-        for doc, source, score, anchor in (x for mine in firsts for x in mine):
+        for doc, source, score, anchor in (x for mine in topic_picks for x in mine):
             if doc in share:
                 take(doc, source, score, anchor)
         max_clue = max(1, int(quota * self.quotas.clue_share))
