@@ -1124,3 +1124,43 @@ def test_the_asker_asking_of_their_own_act_is_answered_whoever_the_story_points_
         assert d.outcome != "refuse", (q, d.outcome, d.kind)
     d = decide(engine, "我们庵的庵主只让有钱的居士进客堂，我是不是该换个道场？")
     assert d.outcome == "refuse" and d.kind == "judge", (d.outcome, d.kind)
+
+
+@pytest.mark.parametrize("question", [
+    "我师傅让我过午别吃东西，可我胃不好，我吃了是不是犯了戒？",
+    "我是比丘，感冒了医生开了药，过午吃药是不是犯戒？",
+])
+def test_the_asker_telling_of_their_illness_and_asking_of_a_precept_is_answered(engine, question):
+    """The asker's own illness told (我胃不好, 医生开了药) beside whether their act breaks a
+    precept: the Vinaya's question, not medical advice."""
+    d = decide(engine, question)
+    assert d.outcome == "answer", (d.outcome, d.kind)
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("我胃疼得厉害，吃哪种药不犯戒？", "medical"),          # which medicine: advice asked
+    ("我去年没交个人所得税，是不是犯法了？", "legal"),       # 犯法 is no precept
+    ("我这个月运势怎么样，会不会犯小人？", "divination"),
+    ("我最近总失眠，是不是前世业障太重，犯了什么戒的果报？", "doctrine"),
+])
+def test_advice_law_fortune_or_karma_asked_beside_an_offence_is_still_refused(engine, question, kind):
+    d = decide(engine, question)
+    assert d.outcome == "refuse" and d.kind == kind, (d.outcome, d.kind)
+
+
+def test_a_masters_named_work_asked_about_is_his_teaching(engine):
+    """「…大师在《…》里…是怎么说的」 asks what he wrote, and 「他有没有讲过…」 after it asks of his
+    teaching too: neither is a verdict on the master."""
+    for q in ("蕅益大师在《重治毗尼事义集要》里对非时浆是怎么说的？这种说法他后来有没有改过？",
+              "印光大师讲过出家人持戒的要点吗？他有没有讲过怎么持午？"):
+        d = decide(engine, q)
+        assert d.outcome == "answer", (q, d.outcome, d.kind)
+
+
+def test_what_the_texts_say_of_an_offence_class_s_retribution_is_theirs_to_answer(engine):
+    """律中说犯僧残的果报… asks 篇聚名報篇's subject, however many words of hell it holds; the
+    same hells asked with no text named stay doctrine (a note or a refusal)."""
+    d = decide(engine, "律中说比丘犯僧残的果报是堕什么地狱、要受多少年？")
+    assert d.outcome == "answer", (d.outcome, d.kind)
+    d = decide(engine, "比丘犯了波罗夷不忏悔，死后会堕哪层地狱，要受多少年的苦？")
+    assert d.outcome in ("refuse", "scope_note") and d.kind == "doctrine", (d.outcome, d.kind)

@@ -221,6 +221,13 @@ def _asks_advice(q: str) -> bool:
     return any(w in q for w in _advice_words())
 
 
+def _requests_advice(q: str) -> bool:
+    """Does a (simplified) text ask for advice (怎么办, 帮我, 哪种), beyond telling of the asker's
+    own situation (我, 我妈: the advice words that open with 我)?  「我胃不好，我吃了是不是犯了戒？」
+    tells of the asker and asks the Vinaya; 「我胃疼该吃哪种药」 asks advice."""
+    return any(w in q for w in _advice_words() if not w.startswith("我"))
+
+
 # -- the classifier ----------------------------------------------------------------------
 
 def features(text: str) -> list[str]:
@@ -408,6 +415,8 @@ def _made_by_another(q: str) -> bool:
 
 # an offence named: the 報 of an offence (墮地獄…) is the texts' own subject (篇聚名報篇)
 _OFFENCE_NAMED = re.compile(r"犯|罪|破戒|破了|波罗夷|僧残|波逸提|提舍尼|突吉罗|偷兰遮|根本戒|篇聚")
+# the five classes of offence and their 篇聚 by name: what the texts rank and repay
+_CLASS_NAMED = re.compile(r"波罗夷|僧残|波逸提|提舍尼|突吉罗|偷兰遮|舍堕|篇聚|五篇|七聚")
 
 
 @functools.lru_cache(maxsize=1)
@@ -422,6 +431,21 @@ def _fruit_asked(q: str) -> bool:
     shared — asked with no offence named (「比丘犯了波罗夷，死后会有什么样的果报？」 asks the
     texts)."""
     return bool(_fruit().search(q)) and not _OFFENCE_NAMED.search(q)
+
+
+# whether an act breaks a precept or falls in an offence class (犯法, 犯罪, 犯小人 are not the Vinaya's)
+_PRECEPT_ASKED = re.compile(r"[犯破][了过]?[^，。？！]{0,4}(?:戒|波罗夷|僧残|波逸提|突吉罗|偷兰遮|舍堕|提舍尼)")
+
+
+def _asks_only_precept(q: str) -> bool:
+    """Does a (simplified) text ask nothing but whether an act breaks a precept, however much of the
+    asker's own life it tells (我胃不好, 我妈住院, 去派出所)?  Every question in it must ask so, no
+    advice be asked (哪种药, 怎么办), and no unseen thing be its matter (果报, 业障, 运势: the
+    doctrine's and divination's words, which a precept named does not make the texts' question)."""
+    asking = _asking_sentences(q)
+    return bool(asking) and all(_OFFENCE_ASKED.search(s) and _PRECEPT_ASKED.search(s) for s in asking) \
+        and not _requests_advice(q) and not _fruit().search(q) \
+        and not any(_lex_hits(k, q) for k in ("doctrine", "divination"))
 
 
 def pattern_kind(text: str) -> str | None:
@@ -448,6 +472,11 @@ def _teaching() -> re.Pattern:
     return re.compile(f"(?:{who})[^，。？！]{{0,3}}(?:{_alternation(t['verbs'])})")
 
 
+@functools.lru_cache(maxsize=1)
+def _teaching_verb() -> re.Pattern:
+    return re.compile(_alternation(_data()["taught"]["verbs"]))
+
+
 def _asks_teaching(q: str) -> bool:
     """Does the (simplified) question ask what a master taught (弘一大师讲过……他是怎么论证的)?
     The Vinaya's masters' teaching is in scope; only their own conduct is not to be judged."""
@@ -460,7 +489,9 @@ def _asks_teaching_only(q: str) -> bool:
     a teaching only to ask a verdict on the teacher."""
     if not _asks_teaching(q):
         return False
-    return not any(_anaphor().match(c) and _verdict().search(c) for c in _clauses(q))
+    # (a clause that points back with a verb of teaching asks of the teaching: 「他有没有讲过…」)
+    return not any(_anaphor().match(c) and _verdict().search(c) and not _teaching_verb().search(c)
+                   for c in _clauses(q))
 
 
 def _content(text: str) -> int:
@@ -883,8 +914,12 @@ class Gate:
         identified = pointed and _verdict_on_someone(q) and not _asks_teaching(q)
         if identified:                      # a verdict asked on someone the asker points to
             return "judge", 1.0
-        if vinaya and not advice and offence:
+        if vinaya and offence and not advice:
             return "answer", 0.0     # 「不谈因果报应，单说律：比丘吃了…专门为他杀的鸡，犯什么？」
+        if _asks_only_precept(q):
+            # whether an act breaks a precept, the asker's own situation told (「可我胃不好，我吃了是不是
+            # 犯了戒？」): the Vinaya's question, not advice on the situation
+            return "answer", 0.0
         for k in KINDS:
             if k == "judge":
                 continue                    # a verdict needs someone to be judged
@@ -899,8 +934,12 @@ class Gate:
                     # 「买哪只比较好？」 asks for a pick of its own)
                     sure = post.get(k, 0.0) >= ALONE_AT and not vinaya and own and not asks_offence
                     val = post.get(k, 0.0) if sure and not leave() else 0.0
-                elif vinaya and not advice and lex[k] < 3:
-                    # the Vinaya's own framing (出家人…开悟证果 is 大妄語) and no advice asked for
+                elif vinaya and not advice and (lex[k] < 3 or k == "doctrine" and of_the_texts
+                                                       and _CLASS_NAMED.search(q)):
+                    # the Vinaya's own framing (出家人…开悟证果 is 大妄語) and no advice asked for;
+                    # what the texts say of an offence class's 報 (律中说犯波罗夷的果报是…: 篇聚名報篇's
+                    # subject) however many of the doctrine's words it holds — asked without the
+                    # texts (犯了波罗夷…死后会堕哪层地狱), it stays the doctrine's
                     val = min(val, post.get(k, 0.0)) * 0.5
             if val > strength and val >= REFUSE_AT:   # domain words outweigh the in-scope posterior
                 best, strength = k, min(val, 0.999)
@@ -1067,7 +1106,7 @@ class Gate:
         p, text = parts[i], simplify(parts[i]["text"])
         if p["kind"] != "answer" or _vinaya_framed(parts[i]["text"]) or _has_vinaya_word(text):
             return
-        if not re.search("[这那]", text) or not any(w in text for w in _advice_words() if not w.startswith("我")):
+        if not re.search("[这那]", text) or not _requests_advice(text):
             return
         told = [parts[j] for j in range(i) if parts[j]["kind"] in KINDS and parts[j]["kind"] not in WHOLE_KINDS
                 and parts[j]["p"] >= SURE_OUT]
