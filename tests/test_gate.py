@@ -1164,3 +1164,13 @@ def test_what_the_texts_say_of_an_offence_class_s_retribution_is_theirs_to_answe
     assert d.outcome == "answer", (d.outcome, d.kind)
     d = decide(engine, "比丘犯了波罗夷不忏悔，死后会堕哪层地狱，要受多少年的苦？")
     assert d.outcome in ("refuse", "scope_note") and d.kind == "doctrine", (d.outcome, d.kind)
+
+
+def test_whether_claiming_attainments_breaks_a_precept_is_asked_of_the_texts(engine):
+    """A story of someone claiming attainments (开悟证果, 天龙护法来供养, 神通) and 「这样说犯戒吗？如果
+    他真的以为…呢？」: the question is 大妄語 and its 增上慢 exemption, a case put after it (如果…呢)
+    the same question — not doctrine, though the story is full of its words."""
+    for q in ("我们道场有位师父常说自己已经开悟证果，还说天龙护法每天来供养他。请问这样说犯戒吗？",
+              "我们寺有位师父说自己有神通，能看到别人前世。请问这样说犯戒吗？要是他真以为自己有呢？"):
+        d = decide(engine, q)
+        assert d.outcome != "refuse", (q, d.outcome, d.kind)

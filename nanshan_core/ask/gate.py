@@ -439,13 +439,19 @@ _PRECEPT_ASKED = re.compile(r"[犯破][了过]?[^，。？！]{0,4}(?:戒|波罗
 
 def _asks_only_precept(q: str) -> bool:
     """Does a (simplified) text ask nothing but whether an act breaks a precept, however much of the
-    asker's own life it tells (我胃不好, 我妈住院, 去派出所)?  Every question in it must ask so, no
-    advice be asked (哪种药, 怎么办), and no unseen thing be its matter (果报, 业障, 运势: the
-    doctrine's and divination's words, which a precept named does not make the texts' question)."""
-    asking = _asking_sentences(q)
+    asker's own life or of what someone did it tells (我胃不好, 我妈住院, 群里一位法师常说自己开悟)?
+    Every question in it must ask so (a case put after it — 「如果他是真心以为…呢？」 — is the same
+    question), no advice be asked (哪种药, 怎么办), and no unseen thing be what is asked (果报,
+    业障, 运势: the doctrine's and divination's words, which a precept named does not make the
+    texts' question; the story may tell of them: claiming them is 大妄語)."""
+    asking = [s for s in _asking_sentences(q) if not _CASE_PUT.match(s)]
     return bool(asking) and all(_OFFENCE_ASKED.search(s) and _PRECEPT_ASKED.search(s) for s in asking) \
         and not _requests_advice(q) and not _fruit().search(q) \
-        and not any(_lex_hits(k, q) for k in ("doctrine", "divination"))
+        and not any(_lex_hits(k, s) for k in ("doctrine", "divination") for s in asking)
+
+
+# a case put to the question before: 如果 / 要是 / 万一 / 假如 … 呢
+_CASE_PUT = re.compile(r"(?:另外|那|还有)?(?:如果|要是|万一|假如|假使|若是)")
 
 
 def pattern_kind(text: str) -> str | None:
