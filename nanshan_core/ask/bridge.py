@@ -137,11 +137,14 @@ class Matches:
         others = [(m.score * (ASKED_PART if parts[m.part].asks else 1.0), m)
                   for m in self.main[1:] if m.score >= SURE / 3]
         # a runner-up is close to its own part's best: each part of a question of several has its
-        # own (比丘尼…一个人过河 beside a first part on money)
+        # own (比丘尼…一个人过河 beside a first part on money); the strongest topic met in a part that
+        # asks weighs as that part's own does, though the part alone chose another (送葬 asked
+        # beside a story: 葬法, not 裹頭; tune sets +3 gold, zero-hit −1; held-out +10, zero-hit −2)
         part_top: dict[int, float] = {}
         for m in self.ranked:
             part_top[m.part] = max(part_top.get(m.part, 0.0), m.score)
-        others += [(m.score, m) for m in self.ranked if m.score >= RUNNER_UP * part_top[m.part]]
+        others += [(m.score * (ASKED_PART if parts[m.part].asks and m.score >= part_top[m.part] else 1.0), m)
+                   for m in self.ranked if m.score >= RUNNER_UP * part_top[m.part]]
         mains = {m.topic.id for m in self.main}
         taken = {self.main[0].topic.id}
         for _, m in sorted(others, key=lambda x: -x[0]):

@@ -9,7 +9,9 @@ updates it says so:
 
     python tests/data/make_default_materials.py --pack corpus_pack
 
-Last remade on 2026-12-05 (stop 46), after a layer's topic share came to go to each chosen topic's
+Last remade on 2026-12-05 (stop 47), after an asking part's strongest topic came to weigh as that
+part's own in the chosen topics (the materials of a few dev questions moved; dev recall 76/90
+unchanged); before that on 2026-12-05 (stop 46), after a layer's topic share came to go to each chosen topic's
 first place before any topic's second (five dev questions' 律本 materials changed by one passage,
 another topic's rule for the main topic's second passage; dev recall 76/90 unchanged); before that on 2026-12-05 (stop 44), after the runner-up topics came to raise their sections in
 道宣's and 元照's search (28 dev materials of those two layers moved, dev recall 76/90 unchanged);
