@@ -415,8 +415,9 @@ def _made_by_another(q: str) -> bool:
 
 # an offence named: the 報 of an offence (墮地獄…) is the texts' own subject (篇聚名報篇)
 _OFFENCE_NAMED = re.compile(r"犯|罪|破戒|破了|波罗夷|僧残|波逸提|提舍尼|突吉罗|偷兰遮|根本戒|篇聚")
-# the five classes of offence and their 篇聚 by name: what the texts rank and repay
-_CLASS_NAMED = re.compile(r"波罗夷|僧残|波逸提|提舍尼|突吉罗|偷兰遮|舍堕|篇聚|五篇|七聚")
+# the classes of offence by name (what the texts rank and repay), and their 篇聚
+_CLASSES = "波罗夷|僧残|波逸提|提舍尼|突吉罗|偷兰遮|舍堕"
+_CLASS_NAMED = re.compile(f"{_CLASSES}|篇聚|五篇|七聚")
 
 
 @functools.lru_cache(maxsize=1)
@@ -434,7 +435,9 @@ def _fruit_asked(q: str) -> bool:
 
 
 # whether an act breaks a precept or falls in an offence class (犯法, 犯罪, 犯小人 are not the Vinaya's)
-_PRECEPT_ASKED = re.compile(r"[犯破][了过]?[^，。？！]{0,4}(?:戒|波罗夷|僧残|波逸提|突吉罗|偷兰遮|舍堕|提舍尼)")
+_PRECEPT_ASKED = re.compile(f"[犯破][了过]?[^，。？！]{{0,4}}(?:戒|{_CLASSES})")
+# a case put to the question before it: 如果 / 要是 / 万一 / 假如 … 呢
+_CASE_PUT = re.compile(r"(?:另外|那|还有)?(?:如果|要是|万一|假如|假使|若是)")
 
 
 def _asks_only_precept(q: str) -> bool:
@@ -449,9 +452,6 @@ def _asks_only_precept(q: str) -> bool:
         and not _requests_advice(q) and not _fruit().search(q) \
         and not any(_lex_hits(k, s) for k in ("doctrine", "divination") for s in asking)
 
-
-# a case put to the question before: 如果 / 要是 / 万一 / 假如 … 呢
-_CASE_PUT = re.compile(r"(?:另外|那|还有)?(?:如果|要是|万一|假如|假使|若是)")
 
 
 def pattern_kind(text: str) -> str | None:
@@ -920,7 +920,7 @@ class Gate:
         identified = pointed and _verdict_on_someone(q) and not _asks_teaching(q)
         if identified:                      # a verdict asked on someone the asker points to
             return "judge", 1.0
-        if vinaya and offence and not advice:
+        if vinaya and not advice and offence:
             return "answer", 0.0     # 「不谈因果报应，单说律：比丘吃了…专门为他杀的鸡，犯什么？」
         if _asks_only_precept(q):
             # whether an act breaks a precept, the asker's own situation told (「可我胃不好，我吃了是不是
