@@ -453,7 +453,6 @@ def _asks_only_precept(q: str) -> bool:
         and not any(_lex_hits(k, s) for k in ("doctrine", "divination") for s in asking)
 
 
-
 def pattern_kind(text: str) -> str | None:
     q = simplify(text)
     another = _made_by_another(q)       # neither the structure nor the invent patterns apply
@@ -475,11 +474,12 @@ def pattern_kind(text: str) -> str | None:
 def _teaching() -> re.Pattern:
     t = _data()["taught"]
     who = _alternation(t["masters"] + _data()["pointers"]["roles"])
-    return re.compile(f"(?:{who})[^，。？！]{{0,3}}(?:{_alternation(t['verbs'])})")
+    return re.compile(f"(?:{who})[^，。？！]{{0,3}}(?:{_teaching_verb().pattern})")
 
 
 @functools.lru_cache(maxsize=1)
 def _teaching_verb() -> re.Pattern:
+    """A verb of teaching (讲过, 开示, 《 …: rules.json taught.verbs)."""
     return re.compile(_alternation(_data()["taught"]["verbs"]))
 
 
