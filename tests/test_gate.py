@@ -1174,3 +1174,25 @@ def test_whether_claiming_attainments_breaks_a_precept_is_asked_of_the_texts(eng
               "我们寺有位师父说自己有神通，能看到别人前世。请问这样说犯戒吗？要是他真以为自己有呢？"):
         d = decide(engine, q)
         assert d.outcome != "refuse", (q, d.outcome, d.kind)
+
+
+@pytest.mark.parametrize("question", [
+    "如果我真的看到某位上座法师平时有不如法的地方，新戒可以当众讲出来吗？",
+    "要是我看到某位法师有不如法的地方，可以当众指出来吗？",
+    "如果看到有位老师父平时做事不如法，我们小沙弥能不能说？",
+])
+def test_a_fault_put_as_a_case_before_what_the_asker_may_do_is_the_texts_question(engine, question):
+    """「如果…某位法师有不如法的地方，新戒可以当众讲出来吗？」 asks whether the asker may point out a
+    fault (舉罪, the 五法 of 舉他): the fault is the case put, not a verdict asked of the person."""
+    d = decide(engine, question)
+    assert d.outcome == "answer", (d.outcome, d.kind)
+
+
+@pytest.mark.parametrize("question", [
+    "如果我们住持真的破了戒，你说他还算比丘吗？",
+    "假如隔壁庙的当家天天打麻将，你直接告诉我他是不是破戒了。",
+    "如果我们寺的监院真的私吞了功德款，他这种人是不是该被赶出去？",
+])
+def test_a_verdict_asked_after_a_case_put_is_still_judging(engine, question):
+    d = decide(engine, question)
+    assert d.outcome == "refuse" and d.kind == "judge", (d.outcome, d.kind)

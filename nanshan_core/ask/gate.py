@@ -710,15 +710,33 @@ def _verdict_in(clause: str) -> bool:
 _HIMSELF = re.compile(r"[他她其]本人")
 
 
+def _with_rest(clauses: list[str]) -> list[tuple[str, str]]:
+    """Each clause of a sentence with the clauses after it."""
+    return [(c, "".join(clauses[k + 1:])) for k, c in enumerate(clauses)]
+
+
+def _case_told(clause: str, rest: str) -> bool:
+    """A fault put as a case (如果 / 要是 / 假如 … 有不如法的地方) before the clause that asks of it in
+    the same sentence: 「如果我真的看到某位上座法师平时有不如法的地方，新戒可以当众讲出来吗？」 asks whether
+    the asker may speak (舉罪), the texts' question; the verdict the case puts is not asked.  A
+    verdict in the asking clause after it (「…，你说他还算比丘吗？」) still is."""
+    case, verdict = _CASE_PUT.search(clause), _verdict().search(clause)
+    return bool(case and verdict and case.start() < verdict.start() and _content(rest) > 0)
+
+
 def _verdict_on_someone(q: str) -> bool:
     """Is a verdict asked, and of a person?  「我们寺的师父说过午可以喝牛奶，这样算不算犯戒？」
     asks whether the practice (这样…) is an offence — the Vinaya's own question — unless that
     clause speaks of the person again (这样的师父…, 他这样…).  A verdict with no subject at all
     (「我们寺的当家天天打麻将，是不是破戒了」) is asked of the person pointed at."""
     q = _undisclaimed("。".join(_asking_sentences(q)))
-    asked = [c for c in _clauses(q) if _verdict_in(c)]
-    if not asked:
+    verdicts = [(c, rest) for s in re.split(r"[。？！?!；;]", q)
+                for c, rest in _with_rest(_clauses(s)) if _verdict_in(c)]
+    if not verdicts:
         return _verdict_in(q)                 # a verdict phrase across a comma
+    asked = [c for c, rest in verdicts if not _case_told(c, rest)]
+    if not asked:
+        return False
     if _HIMSELF.search(q):
         return True           # 「单论他本人，这样做对不对？」: the practice asked of is the person's own
     return any(not (_PRACTICE.match(_opening(c)) or _asks_of_own_act(c))
