@@ -1196,3 +1196,26 @@ def test_a_fault_put_as_a_case_before_what_the_asker_may_do_is_the_texts_questio
 def test_a_verdict_asked_after_a_case_put_is_still_judging(engine, question):
     d = decide(engine, question)
     assert d.outcome == "refuse" and d.kind == "judge", (d.outcome, d.kind)
+
+
+@pytest.mark.parametrize("question", [
+    "在公众号文章里看到说比丘不能吃五辛，请问律中怎么说？",
+    "抖音上有个视频说出家人过午不能喝牛奶，真的吗？",
+    "朋友圈里有人转发说出家人不能碰钱，律里真是这么规定的吗？",
+])
+def test_the_medium_a_claim_was_read_in_is_not_what_is_asked(engine, question):
+    """Where the asker read a claim (公众号, 抖音, 朋友圈) is not the thing asked about: the answer is
+    on 五辛 / 非時漿 / 捉錢 and must not open with 「律典对此无明文」."""
+    d = decide(engine, question)
+    assert d.outcome == "answer", (d.outcome, d.kind, d.silent)
+
+
+@pytest.mark.parametrize("question", [
+    "听说有寺院用微信收供养，这样符合戒律吗？",
+    "微信群里有师兄说比丘不能用微信支付，是真的吗？",
+    "出家人可以打电子游戏吗 戒律怎么说",
+    "比丘用手机说法如法吗？",
+])
+def test_a_thing_the_claim_holds_or_the_question_asks_of_stays_silent(engine, question):
+    d = decide(engine, question)
+    assert d.outcome == "silent", (d.outcome, d.kind)

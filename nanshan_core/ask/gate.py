@@ -872,11 +872,25 @@ def _silent() -> list[tuple[re.Pattern, dict]]:
     return out
 
 
+# the medium a claim was met in (「在公众号文章里看到说比丘不能吃五辛」「抖音上有个视频说…」) is where the
+# asker read it, not what is asked: a thing followed in its own clause by a verb of saying that
+# opens the claim (not 说法 / 说戒, which are acts done with the thing)
+_CLAIM_FOLLOWS = re.compile(r"[^，,。？！?!；;：:\s吗呢]{0,12}?(?:(?<!怎么)(?<!如何)(?<!什么)说(?![法经戒])|声称|写道|写着|提到)")
+_CLAUSE_END = re.compile(r"[，,。？！?!；;：:]")
+
+
+def _source_of_a_claim(q: str, m: re.Match) -> bool:
+    """Does the thing ``m`` only name where a claim was read or heard?  Not when the claim itself
+    holds it (听说有寺院用微信收供养, 师父说用手机支付没关系: 说 before it in its clause)."""
+    opens = max((x.end() for x in _CLAUSE_END.finditer(q, 0, m.start())), default=0)
+    return "说" not in q[opens:m.start()] and bool(_CLAIM_FOLLOWS.match(q, m.end()))
+
+
 def silent_things(question: str) -> list[dict]:
     q = simplify(question)
     found = []
     for rx, entry in _silent():
-        m = rx.search(q)
+        m = next((x for x in rx.finditer(q) if not _source_of_a_claim(q, x)), None)
         if m:
             found.append({"thing": m.group(0), "label": entry["label"], "topics": entry["topics"],
                           "terms": entry.get("terms", [])})
