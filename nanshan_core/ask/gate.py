@@ -730,8 +730,7 @@ def _verdict_on_someone(q: str) -> bool:
     clause speaks of the person again (这样的师父…, 他这样…).  A verdict with no subject at all
     (「我们寺的当家天天打麻将，是不是破戒了」) is asked of the person pointed at."""
     q = _undisclaimed("。".join(_asking_sentences(q)))
-    verdicts = [(c, rest) for s in re.split(r"[。？！?!；;]", q)
-                for c, rest in _with_rest(_clauses(s)) if _verdict_in(c)]
+    verdicts = [(c, rest) for s in _sentences(q) for c, rest in _with_rest(_clauses(s)) if _verdict_in(c)]
     if not verdicts:
         return _verdict_in(q)                 # a verdict phrase across a comma
     asked = [c for c, rest in verdicts if not _case_told(c, rest)]
