@@ -1219,3 +1219,20 @@ def test_the_medium_a_claim_was_read_in_is_not_what_is_asked(engine, question):
 def test_a_thing_the_claim_holds_or_the_question_asks_of_stays_silent(engine, question):
     d = decide(engine, question)
     assert d.outcome == "silent", (d.outcome, d.kind)
+
+
+def test_the_askers_own_advice_on_a_matter_just_told_is_of_its_kind(engine):
+    """「……腿麻到没知觉，已经两个礼拜了。我自己在家怎么处理比较好？」 asks advice on the symptom told,
+    its subject left out: a medical question, not a Vinaya one with a note."""
+    d = decide(engine, "我最近打坐腿麻到没知觉，已经两个礼拜了。我自己在家怎么处理比较好？")
+    assert d.outcome == "refuse" and d.kind == "medical", (d.outcome, d.kind)
+    for q in ("我是新出家的沙弥，每天过午就饿得发慌。我自己该怎么持好过午不食？",
+              "居士供养了我很多衣服，寮房都放不下了。我自己该怎么处理才如法？"):
+        d = decide(engine, q)
+        assert d.outcome == "answer", (q, d.outcome, d.kind)
+
+
+def test_asking_whether_care_accords_with_the_vinaya_s_rules_is_its_question(engine):
+    """律制 / 合律 name the Vinaya as 如法 does: caring for a sick brother 「才合律制」 is 瞻病."""
+    d = decide(engine, "师兄病了好几天，一直发烧。我该怎么照顾他才合律制？")
+    assert d.outcome != "refuse", (d.outcome, d.kind)

@@ -787,6 +787,8 @@ def _verdict_requested(q: str) -> bool:
 
 # a sentence opening with 请 pleads (「请就她本人给个评价。」); 恳请/烦请/麻烦 … are _REQUEST words
 _PLEA = re.compile(r"\W*请")
+# 「我自己在家怎么处理比较好？」: the asker's own advice on the matter just told, its subject left out
+_OWN_ADVICE = re.compile(r"\W*(?:那|那么)?(?:我|弟子|末学)(?:自己)?[^，。？！]{0,8}?(?:怎么|如何|该)")
 
 
 # someone told the asker a rule (「师兄说这样不行，要先…才能吃」) and the question asks whether it is
@@ -1143,7 +1145,7 @@ class Gate:
         p, text = parts[i], simplify(parts[i]["text"])
         if p["kind"] != "answer" or _vinaya_framed(parts[i]["text"]) or _has_vinaya_word(text):
             return
-        if not re.search("[这那]", text) or not _requests_advice(text):
+        if not (re.search("[这那]", text) or _OWN_ADVICE.match(text)) or not _requests_advice(text):
             return
         told = [parts[j] for j in range(i) if parts[j]["kind"] in KINDS and parts[j]["kind"] not in WHOLE_KINDS
                 and parts[j]["p"] >= SURE_OUT]
