@@ -787,8 +787,6 @@ def _verdict_requested(q: str) -> bool:
 
 # a sentence opening with 请 pleads (「请就她本人给个评价。」); 恳请/烦请/麻烦 … are _REQUEST words
 _PLEA = re.compile(r"\W*请")
-# 「我自己在家怎么处理比较好？」: the asker's own advice on the matter just told, its subject left out
-_OWN_ADVICE = re.compile(r"\W*(?:那|那么)?(?:我|弟子|末学)(?:自己)?[^，。？！]{0,8}?(?:怎么|如何|该)")
 
 
 # someone told the asker a rule (「师兄说这样不行，要先…才能吃」) and the question asks whether it is
@@ -825,6 +823,8 @@ def _is_asking(sentence: str) -> bool:
     return bool(own.strip()) and bool(asks(own) or _requests(own) or _PLEA.match(own))
 
 
+# 「我自己在家怎么处理比较好？」: the asker's own advice on the matter just told, its subject left out
+_OWN_ADVICE = re.compile(r"\W*(?:我|弟子|末学)(?:自己)?[^，。？！]{0,8}?(?:怎么|如何|该)")
 _OWN_PLAN = re.compile(r"我[^，。？！]{0,12}[，,]?[^，。？！]{0,4}(?:要不要|该不该|还要不要|用不用|需不需要|是不是该|是不是要|能不能照常)")
 
 
@@ -1136,8 +1136,9 @@ class Gate:
     def _takes_storys_kind(parts: list[dict], analysed) -> None:
         """「……想拿二十万入股，说每年分红能有两成。……这钱到底该不该拿出来？」: the last question
         asks advice (该不该, 要不要, 怎么办) about the story told before it and points back at it
-        (这钱, 这事), with no word of the Vinaya; it is the story's question, and of the story's kind
-        when the story is surely of one (the question alone, a few words, is too short to tell)."""
+        (这钱, 这事) or asks the asker's own (「我自己在家怎么处理比较好？」), with no word of the Vinaya;
+        it is the story's question, and of the story's kind when the story is surely of one (the
+        question alone, a few words, is too short to tell)."""
         asking = [i for i, part in enumerate(analysed) if part.asks]
         if not asking or asking[-1] == 0:
             return
