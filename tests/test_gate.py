@@ -1236,3 +1236,23 @@ def test_asking_whether_care_accords_with_the_vinaya_s_rules_is_its_question(eng
     """律制 / 合律 name the Vinaya as 如法 does: caring for a sick brother 「才合律制」 is 瞻病."""
     d = decide(engine, "师兄病了好几天，一直发烧。我该怎么照顾他才合律制？")
     assert d.outcome != "refuse", (d.outcome, d.kind)
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("我打坐時看到一團光，身體發熱，這是不是開悟了？請幫我判斷是什麼境界。", "doctrine"),
+    ("yinguo真的存在吗？还是只是劝人向善的一种说法？", "doctrine"),
+])
+def test_the_request_said_again_after_an_out_of_scope_question_is_that_question(engine, question, kind):
+    """The other half of an alternative question (「……吗？还是……？」) or the request addressed to the
+    reader after it (「請幫我判斷…」) asks nothing of the Vinaya: no note, the kind's refusal."""
+    d = decide(engine, question)
+    assert d.outcome == "refuse" and d.kind == kind, (d.outcome, d.kind)
+
+
+@pytest.mark.parametrize("question", [
+    "风水先生说寺门要朝南，真的有讲究吗？还是出家人本来就不该信这些？",
+    "我最近总失眠，该吃什么安眠药？还是说比丘晚上睡不着可以起来经行？",
+])
+def test_an_alternative_that_asks_the_vinaya_keeps_its_answer_and_note(engine, question):
+    d = decide(engine, question)
+    assert d.outcome == "scope_note", (d.outcome, d.kind)

@@ -852,6 +852,17 @@ def _names_the_person(clause: str) -> bool:
     return bool(_person().search(_ADDRESSEE.sub("", clause)))
 
 
+_ALTERNATIVE = re.compile(r"^(?:还是说?|或者说?|抑或)")
+
+
+def _continues_request(text: str) -> bool:
+    """A part, with no word of the Vinaya, that is the request before it said again: the other
+    half of an alternative question (「……吗？还是……？」), or the request to do it addressed to
+    the reader (「请帮我判断是什么境界。」)."""
+    plain = simplify(text).lstrip(" ，,、")
+    return not _vinaya_framed(text) and (bool(_ALTERNATIVE.match(plain)) or _requests(plain))
+
+
 def _occasion_of_request(i: int, parts: list[dict], analysed, out_parts: list[dict]) -> bool:
     """「本人是在佛学院任教的比丘，每个月学院发讲课费…。想问这些收入要不要交个人所得税？」: a part
     that asks nothing itself and is asked about only because the next question points back at it
@@ -1230,6 +1241,8 @@ class Gate:
                 continue      # 「……能否起诉名誉侵权？要准备哪些证据？」: a short follow-up of the request before
             if after_out and parts[i - 1]["p"] >= SURE_OUT and _plans_own(p["text"]):
                 continue      # 「……这是什么预兆？我下午还要出远门，要不要改期？」: what to do about it
+            if after_out and _continues_request(p["text"]):
+                continue      # 「……因果真的存在吗？还是只是劝人向善的说法？」: the same question
             # a part met only faintly right after a request on no Vinaya subject continues it
             # (「……吃素要注意什么？炒菜的油还能不能吃？」); after a request on a Vinaya subject (酥油
             # asked when not ill) it may ask the 開緣 (「如果是生病的时候呢？」), and elsewhere it
