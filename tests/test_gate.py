@@ -9,6 +9,7 @@ import json
 import pytest
 
 from nanshan_core.ask import gate
+from nanshan_core.paths import resource_path
 
 pytestmark = pytest.mark.fullpack
 
@@ -953,7 +954,7 @@ def test_a_refusal_offers_the_rule_behind_the_act_it_will_not_judge(engine, ques
     assert not offered.refused and offered.selection.topics[0].topic.names[0] == topic
     assert offered.materials
     vague = engine.ask("我们寺那位师父到底修得好不好？你评价一下。")
-    assert vague.refused and vague.selection.refusal.suggestion == "律典对这种行为是怎样规定的？"
+    assert vague.refused and vague.selection.refusal.suggestion == "比丘要指出别人的过失，律中有什么规定？"
 
 
 @pytest.mark.parametrize("question, kind", [
@@ -1256,3 +1257,16 @@ def test_the_request_said_again_after_an_out_of_scope_question_is_that_question(
 def test_an_alternative_that_asks_the_vinaya_keeps_its_answer_and_note(engine, question):
     d = decide(engine, question)
     assert d.outcome == "scope_note", (d.outcome, d.kind)
+
+
+def test_every_kinds_fixed_suggestion_is_answered_in_all_three_layers(engine):
+    """The question a refusal offers when the skeleton is not sure of the act is one click away
+    from the texts: asked, it is answered from all three layers (「律典中对此有什么规定？」, the
+    doctrine kind's old offer, found nothing at all — its 此 points at nothing)."""
+    kinds = json.loads(resource_path("scope/rules.json").read_text(encoding="utf-8"))["kinds"]
+    for kind, info in kinds.items():
+        offered = engine.ask(info["suggestion"])
+        assert not offered.refused, (kind, info["suggestion"])
+        layers = {m.layer for m in offered.materials}
+        assert {"vinaya", "daoxuan", "yuanzhao"} <= layers, (kind, info["suggestion"], layers)
+        assert offered.selection.topics, (kind, info["suggestion"])

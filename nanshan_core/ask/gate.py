@@ -1029,8 +1029,8 @@ class Gate:
 
     def _suggestion(self, kind: str, question: str, matches) -> str | None:
         """The in-scope question a refusal offers, on the act the question is about when the
-        skeleton knows it for sure: 「律典对这种行为是怎样规定的？」 says nothing a reader can use,
-        「律中对「飲酒戒」是怎样规定的？」 is one click from the rule behind the verdict asked
+        skeleton knows it for sure: the kind's fixed offer (「比丘要指出别人的过失，律中有什么规定？」)
+        answers in general, 「律中对「飲酒戒」是怎样规定的？」 is one click from the rule behind the verdict asked
         (rules.json kinds.*.topic_suggestion; a kind without one keeps its fixed suggestion)."""
         template = _data()["kinds"][kind].get("topic_suggestion")
         if not template or self.matcher is None:
