@@ -835,6 +835,17 @@ def _plans_own(text: str) -> bool:
     return bool(_OWN_PLAN.search(simplify(text))) and not _vinaya_framed(text)
 
 
+_ALTERNATIVE = re.compile(r"^(?:还是说?|或者说?|抑或)")
+
+
+def _continues_request(text: str) -> bool:
+    """A part, with no word of the Vinaya, that is the request before it said again: the other
+    half of an alternative question (「……吗？还是……？」), or the request to do it addressed to
+    the reader (「请帮我判断是什么境界。」)."""
+    plain = simplify(text).lstrip(" ，,、")
+    return not _vinaya_framed(text) and (bool(_ALTERNATIVE.match(plain)) or _requests(plain))
+
+
 def _asking_sentences(q: str) -> list[str]:
     """The sentences of a text that ask or request something: 「可他一直不肯表态，只说…。」
     tells what the asker's brother did, it asks no verdict of anyone."""
@@ -850,17 +861,6 @@ def _names_the_person(clause: str) -> bool:
     """Does a clause speak of a person — 本人 or a role (这样的师父…) — other than the one
     addressed (请法师…, 法师您看…)?  「这样算不算犯戒」 speaks of no one: it asks about a practice."""
     return bool(_person().search(_ADDRESSEE.sub("", clause)))
-
-
-_ALTERNATIVE = re.compile(r"^(?:还是说?|或者说?|抑或)")
-
-
-def _continues_request(text: str) -> bool:
-    """A part, with no word of the Vinaya, that is the request before it said again: the other
-    half of an alternative question (「……吗？还是……？」), or the request to do it addressed to
-    the reader (「请帮我判断是什么境界。」)."""
-    plain = simplify(text).lstrip(" ，,、")
-    return not _vinaya_framed(text) and (bool(_ALTERNATIVE.match(plain)) or _requests(plain))
 
 
 def _occasion_of_request(i: int, parts: list[dict], analysed, out_parts: list[dict]) -> bool:
