@@ -616,6 +616,28 @@ def test_which_offence_an_act_is_is_asked_of_the_texts_not_of_the_person(engine)
         assert res.refused and res.selection.refusal.kind == "judge", verdict
 
 
+@pytest.mark.parametrize("question", [
+    "有位师父私下跟我说，你把供养给我个人就好，不用给常住。他这样做有没有问题？",
+    "我们寺有位师父替居士算命收钱，他这样做有没有问题？出家人可以算命吗？",
+    "有个师兄把常住的米拿回俗家给父母吃。他这样算不算盗？",
+])
+def test_whether_the_act_told_of_someone_is_allowed_or_an_offence_is_the_acts_question(engine, question):
+    """「他这样做有没有问题」 after an act told of a monk the asker does not name asks whether the act
+    is allowed (迴僧物, 邪命, 盜); the person stays out of it.  Failed before: refused as judging."""
+    res = engine.ask(question)
+    assert not res.refused, res.selection.refusal
+
+
+@pytest.mark.parametrize("question", [
+    "那位网红法师天天直播带货，他这样做有没有问题？你给个结论。",
+    "隔壁庙的当家师天天打麻将，他这样做有没有问题？这样的人还能收徒弟吗？",
+    "我们佛学院的教务长骂学僧骂得特别难听，他这是不是犯了恶口？这种人该不该下台？",
+])
+def test_the_acts_question_beside_a_verdict_on_the_person_is_still_judging(engine, question):
+    res = engine.ask(question)
+    assert res.refused and res.selection.refusal.kind == "judge"
+
+
 def test_a_text_to_be_signed_with_a_masters_name_is_refused_as_invented(engine):
     res = engine.ask("我写了一段劝人惜福的白话，请法师改成文言，落款署道宣律师之名，登在寺刊上。")
     assert res.refused and res.selection.refusal.kind == "invent"

@@ -697,8 +697,14 @@ _ASKS_OPENING = re.compile(r"^(?:我?想)?(?:请问|请教|问一下|问问|想�
 # 「请问这位造谣的师父犯了什么罪？」: which offence an act told in the question is, is the texts'
 # own question (若比丘…犯…) even when the act is someone's; only a verdict on the person (还算不算
 # 比丘, 定个罪) or one asked of the reader outright (_verdict_requested: 你直接告诉我他犯了什么罪)
-# is judging, and so is the offence insisted on (「他到底犯了什么？」)
-_CLASSIFIES = re.compile(r"犯了?(?:什么|哪|何)|(?:什么|何|哪种|哪个)罪|哪一?条|有没有(?:过失|罪过)|有(?:过失|罪过)吗")
+# is judging, and so is the offence insisted on (「他到底犯了什么？」).  So is whether the act told —
+# pointed at as 这样 / 这么做 — is a named offence or allowed at all (「他这样算不算盗？」,
+# 「他这样做有没有问题？」 after 「有位师父私下跟我说：你给我就好」): the act's question, not one on the
+# person; 「他这是不是犯了恶口？」 without 这样 stays a verdict (by-file CV of resources/scope: the
+# broader form lost a refusal)
+_CLASSIFIES = re.compile(r"犯了?(?:什么|哪|何)|(?:什么|何|哪种|哪个)罪|哪一?条|有没有(?:过失|罪过)|有(?:过失|罪过)吗"
+                         r"|(?:这样|这么)做?(?:算不算|是不是|算是)犯?了?(?:偷盗|盗|偷|杀生|杀|淫|妄语|两舌|恶口)戒?"
+                         r"|(?:这样|这么)做?(?:有没有|有什么|有)问题")
 _INSISTS = re.compile(r"到底|究竟")
 
 
