@@ -638,6 +638,19 @@ def test_the_acts_question_beside_a_verdict_on_the_person_is_still_judging(engin
     assert res.refused and res.selection.refusal.kind == "judge"
 
 
+@pytest.mark.parametrize("question", [
+    "我的剃度恩师最近常和一位女居士单独吃饭。您帮我看看，我师父是不是已经犯戒了？",   # 是不是已经犯戒
+    "我们寺的住持最近换了辆几十万的车。您说他到底还是不是真正的出家人？",           # 您说他…, 真正的
+    "我们寺的当家常常骂人，克扣义工的饭钱，我还要不要继续在这里护持？",             # 要不要继续…护持
+])
+def test_a_verdict_on_ones_own_master_or_abbot_in_everyday_forms_is_judging(engine, question):
+    """Everyday forms of the verdicts the rules already knew (是不是犯戒 with 已经 between, 是不是真的
+    出家人 as 真正的, whether to go on following the person), and 「您说他…」 opening the clause as
+    「你觉得他…」 does.  Failed before: answered."""
+    d = decide(engine, question)
+    assert d.outcome == "refuse" and d.kind == "judge"
+
+
 def test_a_text_to_be_signed_with_a_masters_name_is_refused_as_invented(engine):
     res = engine.ask("我写了一段劝人惜福的白话，请法师改成文言，落款署道宣律师之名，登在寺刊上。")
     assert res.refused and res.selection.refusal.kind == "invent"

@@ -616,7 +616,7 @@ def _undisclaimed(text: str) -> str:
     return "，".join(c for c in _clauses(text) if not _DISCLAIMS.search(c))
 
 
-_ADDRESSEE = re.compile(r"(?:请问?|恳请|烦请|劳烦|拜托)(?:各位)?(?:法师|师父)|(?:法师|师父)(?:您|你)|(?:您|你)(?:觉得|认为|说说|看)")
+_ADDRESSEE = re.compile(r"(?:请问?|恳请|烦请|劳烦|拜托)(?:各位)?(?:法师|师父)|(?:法师|师父)(?:您|你)|(?:您|你)(?:觉得|认为|说说|说(?![的过了])|看)")
 # A sentence that tells a story and then asks about monastics as a class or about the rules:
 # 「我是县医院的护士，经常有出家师父来住院，想请问一下师父们生病的时候过了中午能不能吃东西？」
 _CLASS_SUBJECT = re.compile(r"出家人|出家师父|出家众|出家男众|出家女众|和尚|僧人|僧尼|僧众|僧团|比丘|沙弥|尼姑|尼众|"
