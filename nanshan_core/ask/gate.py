@@ -616,6 +616,8 @@ def _undisclaimed(text: str) -> str:
     return "，".join(c for c in _clauses(text) if not _DISCLAIMS.search(c))
 
 
+# the reader addressed before a clause's subject: 「您说他…」 as 「你觉得他…」, but 「您说的那条戒」 and
+# 「你说过…」 speak of what the reader said
 _ADDRESSEE = re.compile(r"(?:请问?|恳请|烦请|劳烦|拜托)(?:各位)?(?:法师|师父)|(?:法师|师父)(?:您|你)|(?:您|你)(?:觉得|认为|说说|说(?![的过了])|看)")
 # A sentence that tells a story and then asks about monastics as a class or about the rules:
 # 「我是县医院的护士，经常有出家师父来住院，想请问一下师父们生病的时候过了中午能不能吃东西？」
