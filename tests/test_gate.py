@@ -651,6 +651,29 @@ def test_a_verdict_on_ones_own_master_or_abbot_in_everyday_forms_is_judging(engi
     assert d.outcome == "refuse" and d.kind == "judge"
 
 
+@pytest.mark.parametrize("question", [
+    "出家人过午可以喝牛奶吗？要是胃不好的老师父呢？",
+    "比丘能不能坐车？如果是生病要去医院呢？",
+    "沙弥可以不参加早课吗？要是感冒发烧起不来呢？",
+    "出家人晚上可以吃药吗？如果是高血压每天都要吃的药呢？",
+])
+def test_a_case_of_illness_put_to_a_vinaya_question_asks_its_exception_without_a_note(engine, question):
+    """「…如果是生病要去医院呢？」 after a Vinaya question asks the rule's 開緣 for the sick, not a
+    doctor's advice: answered with no note sending the asker to a doctor.  Failed before: a
+    medical scope note."""
+    assert decide(engine, question).outcome == "answer"
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("比丘可以存钱吗？如果存定期，哪家银行利息高呢？", "financial"),
+    ("比丘生病可以吃药吗？如果是失眠，吃什么药效果好呢？", "medical"),
+    ("律里比丘可以为了将来生病托净人存钱吗？要是可以，这笔钱放货币基金还是定存？", "financial"),
+])
+def test_a_case_that_asks_advice_of_its_own_still_earns_its_note(engine, question, kind):
+    d = decide(engine, question)
+    assert d.outcome == "scope_note" and d.kind == kind
+
+
 def test_a_text_to_be_signed_with_a_masters_name_is_refused_as_invented(engine):
     res = engine.ask("我写了一段劝人惜福的白话，请法师改成文言，落款署道宣律师之名，登在寺刊上。")
     assert res.refused and res.selection.refusal.kind == "invent"

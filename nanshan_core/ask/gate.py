@@ -438,6 +438,14 @@ def _fruit_asked(q: str) -> bool:
 _PRECEPT_ASKED = re.compile(f"[犯破][了过]?[^，。？！]{{0,4}}(?:戒|{_CLASSES})")
 # a case put to the question before it: 如果 / 要是 / 万一 / 假如 … 呢
 _CASE_PUT = re.compile(r"(?:另外|那|还有)?(?:如果|要是|万一|假如|假使|若是)")
+# a part that only puts a case, asking of it with 呢 alone: 「另外，如果是身体不好的老人家呢？」
+_CASE_ONLY = re.compile(r"[\s，,、]*(?:另外|那|还有)?[\s，,、]*(?:如果|要是|万一|假如|假使|若是)[^？?！!。]*呢[？?]?\s*$")
+_ASKS_ON = re.compile(r"还是|哪|怎|什么|多少|几|吗|么")
+
+
+def _only_puts_a_case(q: str) -> bool:
+    """Does a (simplified) part only put a case (如果…呢), asking nothing else and no advice?"""
+    return bool(_CASE_ONLY.match(q)) and not _ASKS_ON.search(q) and not _requests_advice(q)
 
 
 def _asks_only_precept(q: str) -> bool:
@@ -1289,8 +1297,12 @@ class Gate:
         # 可以吗？最多能放多久不做？」: the last was given a medical note)
         vinaya_before = any(parts[j]["kind"] == "answer" and analysed[j].asks and parts[j]["subject"] >= SUBJECT_AT
                             for j in range(i))
+        # … and so does a case only put to it (「…可以吗？如果是生病要去医院呢？」: its 開緣 for
+        # illness), whatever words of a domain the case holds; a case that asks on (「要是可以，这笔钱
+        # 放定存还是基金？」, 「如果是钙片，一天吃几片呢？」) asks advice of its own
+        text = simplify(p["text"])
         return (vinaya_before and pattern_kind(p["text"]) is None
-                and _lex_hits(p["kind"], simplify(p["text"])) == 0)
+                and (_only_puts_a_case(text) or _lex_hits(p["kind"], text) == 0))
 
     def _asks_leave_for_act(self, q: str, not_of: str | None = None) -> bool:
         """Does a (simplified) text ask leave (这样可以吗, 能不能…) for an act the topics know — and,
