@@ -437,9 +437,11 @@ def _fruit_asked(q: str) -> bool:
 # whether an act breaks a precept or falls in an offence class (犯法, 犯罪, 犯小人 are not the Vinaya's)
 _PRECEPT_ASKED = re.compile(f"[犯破][了过]?[^，。？！]{{0,4}}(?:戒|{_CLASSES})")
 # a case put to the question before it: 如果 / 要是 / 万一 / 假如 … 呢
-_CASE_PUT = re.compile(r"(?:另外|那|还有)?(?:如果|要是|万一|假如|假使|若是)")
+_CASE_OPENS = r"(?:另外|那|还有)?"
+_CASE_WORDS = r"(?:如果|要是|万一|假如|假使|若是)"
+_CASE_PUT = re.compile(_CASE_OPENS + _CASE_WORDS)
 # a part that only puts a case, asking of it with 呢 alone: 「另外，如果是身体不好的老人家呢？」
-_CASE_ONLY = re.compile(r"[\s，,、]*(?:另外|那|还有)?[\s，,、]*(?:如果|要是|万一|假如|假使|若是)[^？?！!。]*呢[？?]?\s*$")
+_CASE_ONLY = re.compile(rf"[\s，,、]*{_CASE_OPENS}[\s，,、]*{_CASE_WORDS}[^？?！!。]*呢[？?]?\s*$")
 _ASKS_ON = re.compile(r"还是|哪|怎|什么|多少|几|吗|么")
 
 
@@ -713,8 +715,8 @@ _ASKS_OPENING = re.compile(r"^(?:我?想)?(?:请问|请教|问一下|问问|想�
 # person; 「他这是不是犯了恶口？」 without 这样 stays a verdict (by-file CV of resources/scope: the
 # broader form lost a refusal)
 _CLASSIFIES = re.compile(r"犯了?(?:什么|哪|何)|(?:什么|何|哪种|哪个)罪|哪一?条|有没有(?:过失|罪过)|有(?:过失|罪过)吗"
-                         r"|(?:这样|这么)做?(?:算不算|是不是|算是)犯?了?(?:偷盗|盗|偷|杀生|杀|淫|妄语|两舌|恶口)戒?"
-                         r"|(?:这样|这么)做?(?:有没有|有什么|有)问题")
+                         r"|(?:这样|这么)做?(?:(?:算不算|是不是|算是)犯?了?(?:偷盗|盗|偷|杀生|杀|淫|妄语|两舌|恶口)戒?"
+                         r"|(?:有没有|有什么|有)问题)")
 _INSISTS = re.compile(r"到底|究竟")
 
 
