@@ -94,7 +94,16 @@ def quote_spans(quote: str, text: str, offset: int | None) -> list[tuple[int, in
 
 
 def marked_html(text: str, terms: list[tuple[int, int]], quotes: list[tuple[int, int]],
-                forms: dict, pal: Palette) -> str:
+                forms: dict, pal: Palette, seams: list[int] = ()) -> str:
+    """The text with its terms and verified quotes marked; at each seam (a combined edition's
+    material reading its layer on over the other layer's paragraphs) a muted 〔中略〕 says that
+    the page has other text between."""
+    if seams:
+        cuts = [0, *seams, len(text)]
+        omitted = translate("answer_html", "〔中略〕")
+        gap = f'<span style="color:{pal.muted};">{esc(omitted)}</span>'
+        return gap.join(marked_html(text[a:b], _shifted(terms, a, b), _shifted(quotes, a, b), forms, pal)
+                        for a, b in zip(cuts, cuts[1:]))
     flags = [0] * len(text)
     for a, b in terms:
         for i in range(a, min(b, len(text))):
@@ -111,6 +120,11 @@ def marked_html(text: str, terms: list[tuple[int, int]], quotes: list[tuple[int,
         out.append(_run(text[i:j], flags[i], forms, pal))
         i = j
     return "".join(out)
+
+
+def _shifted(spans: list[tuple[int, int]], a: int, b: int) -> list[tuple[int, int]]:
+    """Spans cut to [a, b) and counted from a."""
+    return [(max(x, a) - a, min(y, b) - a) for x, y in spans if x < b and y > a]
 
 
 def _run(s: str, flag: int, forms: dict, pal: Palette) -> str:
@@ -389,7 +403,7 @@ def card_html(m, cits: list, terms: list[str], fold, fold_query, forms: dict, pa
             f'style="border-style:solid; border-width:{width}px; border-color:{border}; margin-bottom:10px;">'
             f'<tr><td>'
             f'<p style="margin:0px;">{head}</p>'
-            f'<p style="margin-top:6px; margin-bottom:6px;">{marked_html(m.text, tspans, qspans, forms, pal)}</p>'
+            f'<p style="margin-top:6px; margin-bottom:6px;">{marked_html(m.text, tspans, qspans, forms, pal, getattr(m, "seams", ()))}</p>'
             + "".join(f'<p style="margin:0px;">{v}</p>' for v in verdicts) +
             '</td></tr></table>')
 

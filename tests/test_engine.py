@@ -408,6 +408,27 @@ def test_a_combined_editions_place_reaches_the_whole_block_on_the_rule(engine):
         [m.text[:30] for m in combined]
 
 
+def test_a_combined_editions_material_reads_its_own_layer_on_over_the_other(engine):
+    """In 戒本疏 with 行宗記 a paragraph is some fifty characters (行事鈔's passages some 480): 元照's
+    word on the 坐具 rule's 犯緣 (「先有故者無故則開」) stands two 記 paragraphs after the one the
+    search finds, with 道宣's 疏 between.  A 記 material reads the 記 on over the 疏, which stays in
+    道宣's pane; each stretch of its text is 元照's own paragraph."""
+    r = engine.retriever
+    fold = engine.pack.normalizer.fold
+    res = engine.ask("旧坐具还能用，我又做了一个新的，没有把旧的补在上面，算犯戒吗？")
+    ji = [m for m in res.materials if m.work == "X0714" and m.layer == "yuanzhao"]
+    assert any("無故則開" in m.text for m in ji), [m.text[:20] for m in ji]
+    read_on = [m for m in res.materials if m.work == "X0714" and m.seams]
+    assert read_on
+    own = {d: fold(r.folded_text(d)) for d, c in enumerate(r.chunks) if c.work == "X0714"}
+    for m in read_on:
+        cuts = [0, *m.seams, len(m.text)]
+        for a, b in zip(cuts, cuts[1:]):
+            head = fold(m.text[a:a + 12])
+            assert any(head in t for d, t in own.items() if r.chunks[d].layer == m.layer), (m.n, m.text[a:a + 12])
+            assert not any(head in t for d, t in own.items() if r.chunks[d].layer != m.layer), (m.n, m.text[a:a + 12])
+
+
 def test_a_runner_up_topics_commentary_is_raised_but_not_its_vinaya(engine):
     """The topics ranked after the chosen ones (a sibling rule the bridge nearly chose: the height of
     a bed's legs beside 高廣大床) raise their sections in 道宣's and 元照's search, so the treatment of

@@ -138,6 +138,19 @@ def test_clue_and_link_materials_are_marked(answered):
         assert expected in block, f"material {m.n} ({m.source}) not marked as {expected}: {block}"
 
 
+def test_a_card_read_on_over_the_other_layer_says_so_where_it_skips(qtbot, window):
+    # a 行宗記 material reading 元照's paragraphs on over 道宣's 疏 between them shows 〔中略〕 at
+    # each seam: the reader checking the printed page knows other text stands there
+    result = ask(qtbot, window, "旧坐具还能用，我又做了一个新的，没有把旧的补在上面，算犯戒吗？")
+    m = next(m for m in result.materials if m.seams)
+    pane = window.panes[m.layer]
+    pos = pane.view.anchor_position(f"m{m.n}")
+    card = pane.view.document().toPlainText()[pos:]
+    s = m.seams[0]
+    assert m.text[s - 6:s] + "〔中略〕" + m.text[s:s + 6] in card.replace("\n", "")
+    assert m.text[s - 6:s] + m.text[s:s + 6] not in card.replace("\n", "")
+
+
 def test_refused_question_shows_only_the_refusal(qtbot, window):
     result = ask(qtbot, window, REFUSED)
     assert result.refused

@@ -99,7 +99,25 @@ def test_a_material_running_on_into_the_next_passage_places_every_quote(full_pac
     for m in run_on[:4]:
         cut = m.end - m.start
         for start in list(range(0, len(m.text) - 6, 11)) + [cut - 3]:
+            if any(start < s < start + 6 for s in m.seams):
+                continue        # not one text on the page (test_no_quote_runs_across_a_combined_editions_seam)
             quote = m.text[start:start + 6]
             c = verify(full_pack, quote, m.n, [m])
             assert c.level == "line"
             assert raw.holds(c.coord, quote), (m.start_coord, start, quote, c.coord)
+
+
+def test_no_quote_runs_across_a_combined_editions_seam(full_pack, engine, cbeta_dir):
+    # a 疏 material of X0714 read on over the 律 and 記 paragraphs between its own: a quote across
+    # the seam joins words the page does not have side by side, and is not verified; each side's
+    # words land on their own printed line; the model reads the seam as ……
+    from nanshan_core.ask.llm import material_block
+    raw = RawLines(cbeta_dir)
+    res = engine.ask("旧坐具还能用，我又做了一个新的，没有把旧的补在上面，算犯戒吗？")
+    m = next(m for m in res.materials if m.seams)
+    s = m.seams[0]
+    assert verify(full_pack, m.text[s - 4:s + 4], m.n, [m]).level == "unverified"
+    for quote in (m.text[s - 8:s], m.text[s:s + 8]):
+        c = verify(full_pack, quote, m.n, [m])
+        assert c.level == "line" and raw.holds(c.coord, quote), (quote, c.coord)
+    assert m.text[s - 4:s] + "……" + m.text[s:s + 4] in material_block([m])

@@ -247,7 +247,7 @@ def material_block(materials: list[Material], limit: int | None = None, fold=Non
     """
     rows = []
     for m in materials:
-        text = focus(m, fold) if fold is not None else m.text
+        text = focus(m, fold) if fold is not None else with_gaps(m)
         if limit is not None:
             text = text[:limit]
         rows.append(f"材料{m.n}（{LAYER_LABEL.get(m.layer, m.layer)}·{m.title}）：{text}")
@@ -259,11 +259,18 @@ FOCUS_RADIUS = 1          # sentences kept on each side of a sentence holding a 
 FOCUS_MIN = 120           # a material shorter than this is given whole
 
 
+def with_gaps(m: Material) -> str:
+    """The material's text with …… at each seam: the model must not read (and quote) a combined
+    edition's 記 paragraphs, read on over the 疏 between them, as one sentence."""
+    cuts = [0, *m.seams, len(m.text)]
+    return "……".join(m.text[a:b] for a, b in zip(cuts, cuts[1:]))
+
+
 def focus(m: Material, fold) -> str:
     """The sentences of a material that hold its terms, one either side, gaps marked ……."""
     text = m.text
     if len(text) <= FOCUS_MIN or not m.terms:
-        return text
+        return with_gaps(m)
     spans = sentence_spans(text)
     folded = fold(text)
     hits = set()
@@ -274,11 +281,11 @@ def focus(m: Material, fold) -> str:
             hits.update(k for k, (a, b) in enumerate(spans) if a < i + len(t) and i < b)
             i = folded.find(t, i + 1)
     if not hits:
-        return text
+        return with_gaps(m)
     keep = sorted({k + d for k in hits for d in range(-FOCUS_RADIUS, FOCUS_RADIUS + 1) if 0 <= k + d < len(spans)})
     out, prev = [], None
     for k in keep:
-        if prev is not None and k != prev + 1:
+        if prev is not None and (k != prev + 1 or any(spans[prev][1] <= x <= spans[k][0] for x in m.seams)):
             out.append("……")
         out.append(text[spans[k][0]:spans[k][1]])
         prev = k

@@ -15,7 +15,10 @@ Results are taken per layer with quotas, because the commentaries are far
 longer than the Vinaya texts and would otherwise crowd them out; within the
 vinaya layer no single work may take every slot.  元照's explanations are
 also reached through structure: in the combined editions his 記 follows the
-疏 it explains, and 資持記 quotes 行事鈔's words before explaining them.
+疏 it explains, and 資持記 quotes 行事鈔's words before explaining them.  There a
+paragraph is some fifty characters where 行事鈔's passages hold some 480, so a
+material of theirs reads its own layer on over the other's paragraphs (_run_on):
+one slot holds about as much of 元照's word as a slot of 資持記 does.
 
 A wider pack's other works (其他律部 / 其他注疏) are a fourth, small set, taken only
 when one of them holds the strongest passage of all (Retriever.other_picks).
@@ -91,6 +94,10 @@ class Material:
     breaks: list = field(default_factory=list)   # offsets in text where a new paragraph begins
     lines: list = field(default_factory=list)    # [[offset in text, line id], ...]: where each printed line begins
     group: str = ""      # a work outside the three layers: 其他律部 or 其他注疏 (how the 其他 pane labels it)
+    # offsets in text where a combined edition's material reads its layer on over the other layer's
+    # paragraphs (Retriever._run_on): what stands on either side is not one continuous text, and
+    # no quotation may run across one (verify.find)
+    seams: list = field(default_factory=list)
 
     def line_id_at(self, offset: int) -> int:
         """The printed line holding character ``offset`` of the shown text (D places quotes with it)."""
@@ -107,6 +114,8 @@ class Material:
                "text": self.text, "source": self.source, "terms": self.terms}
         if self.group:
             out["group"] = self.group
+        if self.seams:
+            out["seams"] = self.seams
         return out
 
 
@@ -707,8 +716,9 @@ class Retriever:
         text = psg.text[start:end]
         lines = _slice_lines(psg.lines, start, end)
         breaks = [base - start for base, _, _ in psg.pieces if start < base < end]
+        seams: list[int] = []
         if end == len(psg.text) and doc + 1 not in picked:   # a picked next passage is its own material
-            text, lines, breaks = self._run_on(doc, text, lines, breaks)
+            text, lines, breaks, seams = self._run_on(doc, text, lines, breaks, picked)
         # a topic's own passage ends where the next rule's story begins after its anchor (「……三十
         # 七竟」); a passage found by search keeps its tail, where the words it was found by may stand
         cut = None
@@ -717,6 +727,7 @@ class Retriever:
         if cut is not None:
             end = min(end, start + cut)
             text, lines, breaks = text[:cut], [x for x in lines if x[0] < cut], [b for b in breaks if b < cut]
+            seams = [x for x in seams if x < cut]
         ftext = self.pack.normalizer.fold(text)
         found = [t for t, f in zip(terms, folded_terms) if f and f in ftext]
         rid, _ = psg.record_at(start)
@@ -724,40 +735,81 @@ class Retriever:
         title = title_for(c.work, c.layer, self.pack.works[c.work]["short"])
         layer = OTHER if c.work in self.other_works else c.layer
         m = Material(0, layer, c.work, title, c.juan, c.fascicle, c.id, para_id, start, end,
-                     text, "", source, round(score, 3), found, breaks, lines)
+                     text, "", source, round(score, 3), found, breaks, lines, seams=seams)
         m.start_coord = coord_at(self.pack, m, 0)
         if c.work in self.other_works:
             m.group = self.pack.works[c.work].get("grp") or ""
         return m
 
-    def _run_on(self, doc: int, text: str, lines: list, breaks: list) -> tuple[str, list, list]:
+    def _run_on(self, doc: int, text: str, lines: list, breaks: list,
+                picked: set[int] = frozenset()) -> tuple[str, list, list, list]:
         """Continue a material into the next passage of its section, up to Quotas.run_on characters.
 
         A passage ends where the size rule cut, not where the thought ends: the
         sentence a reader needs (the 不犯 clause after a rule, 元照's gloss after the
-        疏 words it explains) is often just across the cut."""
-        room = self.quotas.run_on - len(text)
-        nxt = doc + 1
-        if room < 60 or nxt >= len(self.chunks):
-            return text, lines, breaks
-        c, n = self.chunks[doc], self.chunks[nxt]
-        if n.fid != c.fid or n.layer != c.layer:
-            return text, lines, breaks
-        psg = self.pack.passage(n.id)
-        cut = 0
-        for a, b in sentence_spans(psg.text, 0, len(psg.text), max_len=60):
-            if b > room:
+        疏 words it explains) is often just across the cut.  In a combined edition the next
+        paragraphs of the material's own layer stand behind the other layer's (記 after 疏 after
+        記): the material reads its own layer on over them, as the 疏 and the 記 once stood alone."""
+        nxt = doc
+        c = self.chunks[doc]
+        skipped = 0
+        seams: list[int] = []
+        while True:
+            room = self.quotas.run_on - len(text)
+            nxt += 1
+            if room < 60 or nxt >= len(self.chunks):
                 break
-            cut = b
-        if cut == 0:
-            return text, lines, breaks
-        base = len(text)
-        starts_record = psg.pieces[0][2] == 0
-        breaks = breaks + ([base] if starts_record else []) + [o + base for o, _, _ in psg.pieces if 0 < o < cut]
-        more = [[o + base, lid] for o, lid in _slice_lines(psg.lines, 0, cut)]
-        if lines and more and more[0][1] == lines[-1][1]:
-            more = more[1:]          # the same printed line continues across the cut
-        return text + psg.text[:cut], lines + more, breaks
+            n = self.chunks[nxt]
+            if n.fid != c.fid or nxt in self.block_openings or nxt in picked:
+                break
+            if n.layer != c.layer:
+                if c.work not in self.combined_works or skipped >= self.SKIP_MAX:
+                    break
+                skipped += 1
+                continue
+            psg = self.pack.passage(n.id)
+            cut = 0
+            for a, b in sentence_spans(psg.text, 0, len(psg.text), max_len=60):
+                if b > room:
+                    break
+                cut = b
+            if cut == 0:
+                break
+            base = len(text)
+            if skipped:
+                seams.append(base)
+            starts_record = psg.pieces[0][2] == 0
+            breaks = breaks + ([base] if starts_record or skipped else []) + [o + base for o, _, _ in psg.pieces if 0 < o < cut]
+            more = [[o + base, lid] for o, lid in _slice_lines(psg.lines, 0, cut)]
+            if lines and more and more[0][1] == lines[-1][1]:
+                more = more[1:]          # the same printed line continues across the cut
+            text, lines = text + psg.text[:cut], lines + more
+            if cut < len(psg.text) or c.work not in self.combined_works:
+                break
+            skipped = 0
+        return text, lines, breaks, seams
+
+    SKIP_MAX = 4            # other-layer paragraphs a combined edition's material reads on over
+
+    @cached_property
+    def combined_works(self) -> frozenset[str]:
+        return frozenset(w for w, info in self.pack.works.items() if info.get("layer") == "combined")
+
+    @cached_property
+    def block_openings(self) -> frozenset[int]:
+        """Passages where a combined edition's treatment of a rule or procedure begins (skeleton
+        anchors): a material reading its layer on stops there."""
+        from ..corpus.topics import Skeleton
+        out = set()
+        for t in Skeleton(self.pack).topics.values():
+            first: dict[str, int] = {}
+            for a in t.anchors:
+                if a.work in self.combined_works and a.role in ("treatment", "explains", "heading"):
+                    hit = self.doc_at_line(a.line, col=a.col)
+                    if hit is not None:
+                        first[a.work] = min(first.get(a.work, hit[0]), hit[0])
+            out |= set(first.values())
+        return frozenset(out)
 
     def _window(self, psg: PassageRow, folded_terms: list[str], anchor: int | None) -> tuple[int, int]:
         """The passage, or for the rare one longer than Quotas.window, a sentence-aligned window

@@ -47,29 +47,41 @@ def coord_at(pack: Pack, m, offset: int) -> str:
     return pack.coord_of_line(m.line_id_at(offset))
 
 
-def find(quote: str, text: str) -> int | None:
+def find(quote: str, text: str, seams: list[int] = ()) -> int | None:
     """Offset in ``text`` where ``quote`` begins, character for character as CBETA has it.
 
     Spaces and line breaks are ignored on both sides (a writer may break a quote
     across lines; CBETA has full-width spaces inside some lines); a quote elided
-    with …… must have all its parts, in order, in the text.
+    with …… must have all its parts, in order, in the text.  No part may run across
+    one of the material's ``seams``: the text on either side is not continuous on the page.
     """
     parts = [p for p in _ELLIPSIS.split(_IGNORED.sub("", quote or "")) if p]
     if not parts:
         return None
     keep = [i for i, ch in enumerate(text) if not _IGNORED.fullmatch(ch)]
     squeezed = "".join(text[i] for i in keep)
-    first = squeezed.find(parts[0])
+
+    def whole(at: int, part: str) -> bool:
+        a, b = keep[at], keep[at + len(part) - 1]
+        return not any(a < s <= b for s in seams)
+
+    def next_at(part: str, pos: int) -> int:
+        pos = squeezed.find(part, pos)
+        while pos != -1 and not whole(pos, part):
+            pos = squeezed.find(part, pos + 1)
+        return pos
+
+    first = next_at(parts[0], 0)
     while first != -1:
         pos = first + len(parts[0])
         for part in parts[1:]:
-            pos = squeezed.find(part, pos)
+            pos = next_at(part, pos)
             if pos == -1:
                 break
             pos += len(part)
         else:
             return keep[first]
-        first = squeezed.find(parts[0], first + 1)
+        first = next_at(parts[0], first + 1)
     return None
 
 
@@ -83,7 +95,7 @@ def verify(pack: Pack, quote: str, material_n: int | None, materials: list) -> C
         return Citation(material_n, "", coord_at(pack, cited, 0), "paragraph")
     order = ([cited] if cited else []) + [m for m in materials if m is not cited]
     for m in order:
-        off = find(quote, m.text)
+        off = find(quote, m.text, m.seams)
         if off is not None:
             coord = coord_at(pack, m, off)
             corrected = material_n if m is not cited else None

@@ -1248,6 +1248,10 @@
     <context>
         <name>answer_html</name>
         <message>
+            <source>〔中略〕</source>
+            <translation>〔中略〕</translation>
+        </message>
+        <message>
             <source>材料{n}</source>
             <translation>材料{n}</translation>
         </message>
