@@ -1207,6 +1207,30 @@ def test_advice_law_fortune_or_karma_asked_beside_an_offence_is_still_refused(en
     assert d.outcome == "refuse" and d.kind == kind, (d.outcome, d.kind)
 
 
+@pytest.mark.parametrize("question", [
+    "我是比丘，朋友让我帮他把东西带过海关少交税，这样算不算盗？",
+    "我是比丘，帮一个居士把他公司的货从海关夹带出来没报税，这在律中是否算盗？",
+    "我是出家人，替施主把现金藏起来不让税务局查到，按戒律算不算盗？",
+])
+def test_whether_the_askers_own_act_is_theft_is_asked_of_the_texts(engine, question):
+    """The asker's own act told in the law's words (海关, 报税, 税务局) and asked, the Vinaya named,
+    whether it is theft: the 盜戒's question — 四分律 rules a monk carrying a layman's goods past
+    the toll to spare his duty (「關稅處者，比丘度關應輸稅物而不輸」) — not tax advice."""
+    d = decide(engine, question)
+    assert d.outcome == "answer", (d.outcome, d.kind)
+    if "海关" in question:
+        assert any("輸稅" in m.text for m in engine.ask(question).materials if m.work == "T1428")
+
+
+@pytest.mark.parametrize("question", [
+    "我拿了公司的办公用品回家，法律上算不算盗窃？",         # 盗窃, the law's word, no Vinaya named
+    "我帮朋友从国外带货，没报关，海关查到会判刑吗？",
+])
+def test_whether_an_act_is_theft_in_law_is_still_refused(engine, question):
+    d = decide(engine, question)
+    assert d.outcome == "refuse" and d.kind == "legal", (d.outcome, d.kind)
+
+
 def test_a_masters_named_work_asked_about_is_his_teaching(engine):
     """「…大师在《…》里…是怎么说的」 asks what he wrote, and 「他有没有讲过…」 after it asks of his
     teaching too: neither is a verdict on the master."""

@@ -436,6 +436,12 @@ def _fruit_asked(q: str) -> bool:
 
 # whether an act breaks a precept or falls in an offence class (犯法, 犯罪, 犯小人 are not the Vinaya's)
 _PRECEPT_ASKED = re.compile(f"[犯破][了过]?[^，。？！]{{0,4}}(?:戒|{_CLASSES})")
+# whether an act is one of the grave offences named as an act, asked (算不算偷盗, 是不是杀生, 属于妄语吗;
+# 「受寄物不还算盗」 only says it): where the Vinaya is named, the question of its 盜 / 殺 / 婬 / 妄語
+# rule (盗窃 is the law's word)
+_GRAVE_ACTS = r"(?:偷盗|盗(?!窃)|杀生|杀人|邪?淫|大?妄语)"
+_ACT_NAMED = re.compile(rf"(?:算不算|是不是|属不属于|是否)[^，。？！]{{0,2}}{_GRAVE_ACTS}"
+                        rf"|(?:算|属于|算是){_GRAVE_ACTS}[^，。？！]{{0,2}}(?:吗|么|呢)")
 # a case put to the question before it: 如果 / 要是 / 万一 / 假如 … 呢
 _CASE_OPENS = r"(?:另外|那|还有)?"
 _CASE_WORDS = r"(?:如果|要是|万一|假如|假使|若是)"
@@ -450,15 +456,23 @@ def _only_puts_a_case(q: str) -> bool:
     return bool(_CASE_ONLY.match(q)) and not _ASKS_ON.search(q) and not _requests_advice(q)
 
 
+def _asks_grave_act(s: str, q: str | None = None) -> bool:
+    """Does a (simplified) sentence ask whether an act is theft, killing, a lie …, the Vinaya named
+    in it or in the text ``q`` around it?"""
+    return bool(_ACT_NAMED.search(s)) and _has_vinaya_word(q or s)
+
+
 def _asks_only_precept(q: str) -> bool:
     """Does a (simplified) text ask nothing but whether an act breaks a precept, however much of the
     asker's own life or of what someone did it tells (我胃不好, 我妈住院, 群里一位法师常说自己开悟)?
     Every question in it must ask so (a case put after it — 「如果他是真心以为…呢？」 — is the same
     question), no advice be asked (哪种药, 怎么办), and no unseen thing be what is asked (果报,
     业障, 运势: the doctrine's and divination's words, which a precept named does not make the
-    texts' question; the story may tell of them: claiming them is 大妄語)."""
+    texts' question; the story may tell of them: claiming them is 大妄語).  Where the Vinaya is
+    named, whether an act is theft, killing or a lie (「按戒律算不算偷盗？」) asks so too."""
     asking = [s for s in _asking_sentences(q) if not _CASE_PUT.match(s)]
-    return bool(asking) and all(_OFFENCE_ASKED.search(s) and _PRECEPT_ASKED.search(s) for s in asking) \
+    return bool(asking) and all(_OFFENCE_ASKED.search(s) and _PRECEPT_ASKED.search(s) or _asks_grave_act(s, q)
+                                for s in asking) \
         and not _requests_advice(q) and not _fruit().search(q) \
         and not any(_lex_hits(k, s) for k in ("doctrine", "divination") for s in asking)
 
@@ -958,7 +972,9 @@ class Gate:
         # (whether an act is an offence — 「拆佛塔会不会有罪过」 — is never turned away by the
         # classifier alone: with no word of a domain, 拆/重建 had read as a legal question)
         asks_offence = bool(_OFFENCE_ASKED.search(q))
-        offence = asks_offence or bool(_TELLING_OFFENCE.search(q))
+        # (「…按戒律算不算盗？」 of the asker's own act: whether it is theft is the 盜戒's question, though
+        # 税务局 or 海关 make the story a legal pattern's)
+        offence = asks_offence or bool(_TELLING_OFFENCE.search(q)) or _asks_grave_act(q)
         vinaya_form = offence or bool(_MONASTIC_LEAVE.search(q)) or of_the_texts
         if kind and not (kind not in WHOLE_KINDS and vinaya_form):
             return kind, 1.0
