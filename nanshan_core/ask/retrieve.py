@@ -797,19 +797,15 @@ class Retriever:
 
     @cached_property
     def block_openings(self) -> frozenset[int]:
-        """Passages where a combined edition's treatment of a rule or procedure begins (skeleton
-        anchors): a material reading its layer on stops there."""
-        from ..corpus.topics import Skeleton
-        out = set()
-        for t in Skeleton(self.pack).topics.values():
-            first: dict[str, int] = {}
-            for a in t.anchors:
-                if a.work in self.combined_works and a.role in ("treatment", "explains", "heading"):
-                    hit = self.doc_at_line(a.line, col=a.col)
-                    if hit is not None:
-                        first[a.work] = min(first.get(a.work, hit[0]), hit[0])
-            out |= set(first.values())
-        return frozenset(out)
+        """Passages where a combined edition's treatment of a rule or procedure begins (each topic's
+        first skeleton anchor there): a material reading its layer on stops there."""
+        from ..corpus.topics import anchor_rows
+        first: dict[tuple[str, str], int] = {}
+        for topic, work, line, col in anchor_rows(self.pack, self.combined_works, ("treatment", "explains", "heading")):
+            hit = self.doc_at_line(line, col=col)
+            if hit is not None:
+                first[topic, work] = min(first.get((topic, work), hit[0]), hit[0])
+        return frozenset(first.values())
 
     def _window(self, psg: PassageRow, folded_terms: list[str], anchor: int | None) -> tuple[int, int]:
         """The passage, or for the rare one longer than Quotas.window, a sentence-aligned window

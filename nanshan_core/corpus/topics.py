@@ -106,6 +106,20 @@ def story_lines(pack) -> frozenset[int]:
     return frozenset(r[0] for r in rows)
 
 
+def anchor_rows(pack, works, roles) -> list[tuple[str, str, int, int]]:
+    """(topic, work, line, col) of the skeleton's anchors of these roles in these works, without
+    loading the whole skeleton: retrieval stops a combined edition's material at a rule's block."""
+    works, roles = list(works), list(roles)
+    if not works or not roles:
+        return []
+    sql = (f"SELECT topic, work, line, col FROM topic_anchors WHERE work IN ({','.join('?' * len(works))}) "
+           f"AND role IN ({','.join('?' * len(roles))})")
+    try:
+        return pack.db.execute(sql, works + roles).fetchall()
+    except sqlite3.OperationalError:       # a pack built before the skeleton (or anchors' col) existed
+        return []
+
+
 class Skeleton:
     """All topics of a pack, with their words; read once per pack."""
 
