@@ -471,7 +471,7 @@ def _asks_only_precept(q: str) -> bool:
     texts' question; the story may tell of them: claiming them is 大妄語).  Where the Vinaya is
     named, whether an act is theft, killing or a lie (「按戒律算不算偷盗？」) asks so too."""
     asking = [s for s in _asking_sentences(q) if not _CASE_PUT.match(s)]
-    return bool(asking) and all(_OFFENCE_ASKED.search(s) and _PRECEPT_ASKED.search(s) or _asks_grave_act(s, q)
+    return bool(asking) and all((_OFFENCE_ASKED.search(s) and _PRECEPT_ASKED.search(s)) or _asks_grave_act(s, q)
                                 for s in asking) \
         and not _requests_advice(q) and not _fruit().search(q) \
         and not any(_lex_hits(k, s) for k in ("doctrine", "divination") for s in asking)

@@ -801,7 +801,7 @@ class Retriever:
         first skeleton anchor there): a material reading its layer on stops there."""
         from ..corpus.topics import anchor_rows
         first: dict[tuple[str, str], int] = {}
-        for topic, work, line, col in anchor_rows(self.pack, self.combined_works, ("treatment", "explains", "heading")):
+        for topic, work, line, col in anchor_rows(self.pack, ("treatment", "explains", "heading"), self.combined_works):
             hit = self.doc_at_line(line, col=col)
             if hit is not None:
                 first[topic, work] = min(first.get((topic, work), hit[0]), hit[0])

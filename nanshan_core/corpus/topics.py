@@ -97,25 +97,22 @@ def topic_resources() -> dict[str, dict]:
 
 
 def story_lines(pack) -> frozenset[int]:
-    """Lines where a 四分律 rule's story begins (the skeleton's 'story' anchors), without loading
-    the whole skeleton: retrieval ends a rule's material there."""
-    try:
-        rows = pack.db.execute("SELECT line FROM topic_anchors WHERE role='story'").fetchall()
-    except sqlite3.OperationalError:       # a pack built before the skeleton existed (no such table)
-        return frozenset()
-    return frozenset(r[0] for r in rows)
+    """Lines where a 四分律 rule's story begins (the skeleton's 'story' anchors): retrieval ends a
+    rule's material there."""
+    return frozenset(line for (line,) in anchor_rows(pack, ("story",), columns=("line",)))
 
 
-def anchor_rows(pack, works, roles) -> list[tuple[str, str, int, int]]:
-    """(topic, work, line, col) of the skeleton's anchors of these roles in these works, without
-    loading the whole skeleton: retrieval stops a combined edition's material at a rule's block."""
-    works, roles = list(works), list(roles)
-    if not works or not roles:
+def anchor_rows(pack, roles, works=None, columns=("topic", "work", "line", "col")) -> list[tuple]:
+    """``columns`` of the skeleton's anchors of these roles (in these works, or any), without
+    loading the whole skeleton: retrieval reads rule openings and combined editions' blocks so."""
+    roles, works = list(roles), None if works is None else list(works)
+    if not roles or works == []:
         return []
-    sql = (f"SELECT topic, work, line, col FROM topic_anchors WHERE work IN ({','.join('?' * len(works))}) "
-           f"AND role IN ({','.join('?' * len(roles))})")
+    sql = f"SELECT {', '.join(columns)} FROM topic_anchors WHERE role IN ({','.join('?' * len(roles))})"
+    if works is not None:
+        sql += f" AND work IN ({','.join('?' * len(works))})"
     try:
-        return pack.db.execute(sql, works + roles).fetchall()
+        return pack.db.execute(sql, roles + (works or [])).fetchall()
     except sqlite3.OperationalError:       # a pack built before the skeleton (or anchors' col) existed
         return []
 
