@@ -188,6 +188,20 @@ _MONASTIC_LEAVE = re.compile(rf"(?:{_MONASTIC})[^，。？！]{{0,4}}"
                              r"(?:可以|可不可以|能不能|能否|能够?|允许|允不允许|准不准|许不许)"
                              # 「比丘能看风水吗」 asks leave; 「师父能帮我算算吗」 asks the reader to do it
                              r"(?![^，。？！]{0,3}(?:帮|给|替)我)[^，。？！]{1,12}(?:吗|么|？|\?|$)")
+# … and so does an asker who says he is one (「我是刚出家的沙弥，…常有居士找我排盘，我能答应吗？」)
+_SELF_MONASTIC = re.compile(rf"我是[^，。？！]{{0,6}}(?:{_MONASTIC})")
+_OWN_LEAVE = re.compile(r"我(?:可以|可不可以|能不能|能否|能够?)(?![^，。？！]{0,3}(?:帮|给|替)我)[^，。？！]{0,12}(?:吗|么|？|\?|$)")
+
+
+def _leave_of_monastic_asker(q: str) -> bool:
+    """Does a (simplified) text ask leave for the asker's own act, the asker saying he is a monastic?"""
+    return bool(_SELF_MONASTIC.search(q) and _OWN_LEAVE.search(q))
+
+
+def _asks_monastic_leave(q: str) -> bool:
+    """Does a (simplified) text ask leave for a monastic's act, of monastics or of the asker who
+    is one?"""
+    return bool(_MONASTIC_LEAVE.search(q)) or _leave_of_monastic_asker(q)
 
 
 # 「出家师父吃饭是不是要饭和菜汤搭配着吃？」: what a monastic must or must not do is the Vinaya's
@@ -300,7 +314,7 @@ _PERSON = re.compile(r"([\u4e00-\u9fff]{2})(?:法师|和尚|长老|住持|方丈
 # Characters that do not begin a proper name: 「在寺里」「这座寺」 are not names, 「灵隐寺」 is.
 _NOT_NAME = set("在到去回进出住的个座所家院里本某这那此该各全一每别他她我你们小新老于从向离来是有和与及"
                 "或了着过把被给让对为以可能会要想都也还就只才又再很太最更几多些附近各位寺庙间律戒"
-                "请托求叫找帮替跟问送拜陪")       # 「居士请寺里的师父」: a verb before 寺 is no name
+                "请托求叫找帮替跟问送拜陪拿偷借占卖买捐搬用")   # 「居士请寺里的师父」「拿寺院的钱」: a verb before 寺 is no name
 
 
 def names_someone(question: str) -> bool:
@@ -439,7 +453,9 @@ _PRECEPT_ASKED = re.compile(f"[犯破][了过]?[^，。？！]{{0,4}}(?:戒|{_CL
 # whether an act is one of the grave offences named as an act, asked (算不算偷盗, 是不是杀生, 属于妄语吗;
 # 「受寄物不还算盗」 only says it): where the Vinaya is named, the question of its 盜 / 殺 / 婬 / 妄語
 # rule (盗窃 is the law's word)
-_GRAVE_ACTS = r"(?:偷盗|盗(?!窃)|杀生|杀人|邪?淫|大?妄语)"
+# (邪命, a monastic's wrong livelihood — telling fortunes, reading omens — is asked of the act the same way:
+# 「出家人只是免费帮人看风水，也算邪命吗」)
+_GRAVE_ACTS = r"(?:偷盗|盗(?!窃)|杀生|杀人|邪?淫|大?妄语|邪命)"
 _ACT_NAMED = re.compile(rf"(?:算不算|是不是|属不属于|是否)[^，。？！]{{0,2}}{_GRAVE_ACTS}"
                         rf"|(?:算|属于|算是){_GRAVE_ACTS}[^，。？！]{{0,2}}(?:吗|么|呢)")
 # a case put to the question before it: 如果 / 要是 / 万一 / 假如 … 呢
@@ -793,6 +809,10 @@ def _opening(clause: str) -> str:
 # verdict reported runs on past the comma (「…说律中只许用铁钵和瓦钵，不锈钢钵不如法。」)
 _REPORTED_SPEECH = re.compile(r"(?<![你您我直明实坦])(?:说|讲|认为|觉得)(?![说明法戒过])[^。？！?!]*(?=[。！!])")
 SHORT_DEMAND = 12          # characters of a sentence that only demands the verdict asked before it
+# a case put of an indefinite monastic: 如果 / 假如 … (有)一位 / 某个 … 比丘, 一个比丘, 比丘若 …
+_INDEFINITE = r"(?:一位|一个|一名|某位|某个|某)"
+_CASE_OF_ANYONE = re.compile(rf"(?:{_CASE_WORDS}|假设|若)[^，。？！]{{0,3}}?有?{_INDEFINITE}?(?:{_MONASTIC})"
+                             rf"|(?<!那)(?<!这){_INDEFINITE}(?:{_MONASTIC})|(?:{_MONASTIC})(?:{_CASE_WORDS}|若)")
 
 
 def _verdict_requested(q: str) -> bool:
@@ -800,9 +820,14 @@ def _verdict_requested(q: str) -> bool:
     「请法师判定监院师父是否已犯僧殘」, 「你评判一下，监院这样还算不算合格」: a sentence that asks,
     addressed to the reader, with a verdict and the person (a role, 本人, 他/她) in it, or the
     verdict asked in one sentence and demanded in a short next one (SHORT_DEMAND)."""
+    # (他 after a case put of any monk — 「假如一位比丘生病了…，他喝了算不算犯戒？」 — is that case, the
+    # texts' own 「若比丘…」, where the question points at no one)
+    case_of_anyone = bool(_CASE_OF_ANYONE.search(q)) and not (names_someone(q) or _identifies(q))
+
     def of_someone(s: str) -> bool:
         s = _undisclaimed(_REPORTED_SPEECH.sub("。", s))
-        return bool(_verdict().search(s)) and (_names_the_person(s) or bool(_THIRD_PERSON.search(s)))
+        return bool(_verdict().search(s)) and (_names_the_person(s)
+                                               or bool(_THIRD_PERSON.search(s)) and not case_of_anyone)
 
     def addressed(s: str) -> bool:
         return bool(_ADDRESSEE.search(s)) or _requests(s)
@@ -965,7 +990,9 @@ class Gate:
         ``beside_vinaya``: a part of a question that holds a word of the Vinaya."""
         kind = pattern_kind(text)
         q = simplify(text)
-        advice = _asks_advice(q)
+        # (a monastic asking leave for his own act tells of himself as the texts' 比丘: only a request
+        # for advice — 怎么办, 帮我 — is advice then)
+        advice = _requests_advice(q) if _leave_of_monastic_asker(q) else _asks_advice(q)
         # what the texts rule (律里对比丘参与诉讼有什么规定), whether an act is an offence, or leave
         # asked for a monastic: the Vinaya's own question, whatever domain its thing comes from
         of_the_texts = not advice and any(w in q for w in _text_words())
@@ -975,7 +1002,8 @@ class Gate:
         # (「…按戒律算不算盗？」 of the asker's own act: whether it is theft is the 盜戒's question, though
         # 税务局 or 海关 make the story a legal pattern's)
         offence = asks_offence or bool(_TELLING_OFFENCE.search(q)) or _asks_grave_act(q)
-        vinaya_form = offence or bool(_MONASTIC_LEAVE.search(q)) or of_the_texts
+        monastic_leave = _asks_monastic_leave(q)
+        vinaya_form = offence or monastic_leave or of_the_texts
         if kind and not (kind not in WHOLE_KINDS and vinaya_form):
             return kind, 1.0
         post = self.nb.posterior(text)
@@ -1018,9 +1046,10 @@ class Gate:
                     # 「买哪只比较好？」 asks for a pick of its own)
                     sure = post.get(k, 0.0) >= ALONE_AT and not vinaya and own and not asks_offence
                     val = post.get(k, 0.0) if sure and not leave() else 0.0
-                elif vinaya and not advice and (lex[k] < 3 or k == "doctrine" and of_the_texts
-                                                       and _CLASS_NAMED.search(q)):
-                    # the Vinaya's own framing (出家人…开悟证果 is 大妄語) and no advice asked for;
+                elif vinaya and not advice and (lex[k] < 3 or monastic_leave
+                                                or k == "doctrine" and of_the_texts and _CLASS_NAMED.search(q)):
+                    # the Vinaya's own framing (出家人…开悟证果 is 大妄語) and no advice asked for
+                    # (however many of a domain's words the act asked leave for holds: 紫微斗数 … 排盘);
                     # what the texts say of an offence class's 報 (律中说犯波罗夷的果报是…: 篇聚名報篇's
                     # subject) however many of the doctrine's words it holds — asked without the
                     # texts (犯了波罗夷…死后会堕哪层地狱), it stays the doctrine's
