@@ -600,6 +600,8 @@ def _pointer() -> re.Pattern:
         f"|(?<!如果)(?<!假如)(?<!要是)(?:某位|某个|有位|有个|有一位|有一个)[^，。？！]{{0,8}}"
         f"(?:{role}|{_alternation(p['communities'])})"
         f"|(?:我们|咱们|我的|我家|我)(?!{own})[^，。？！]{{0,6}}(?:{role})"
+        # (the asker's own monastery told by a relative clause, a role in it: 我出家的寺院里，监院…)
+        f"|我(?:出家|所在|常住|住|挂单|常去)的(?:{_alternation(p['communities'])})[^。？！]{{0,10}}(?:{role})"
         f"|我的?(?:{_alternation(p['kin'])})[^，。？！]{{0,12}}(?:出家|{who})"
         f"|(?:{_alternation(p['media'])})[^，。？！]{{0,12}}{who}")
 
@@ -750,9 +752,15 @@ _CLASSIFIES = re.compile(r"犯了?(?:什么|哪|何)|(?:什么|何|哪种|哪个
 _INSISTS = re.compile(r"到底|究竟")
 
 
+# a clause that points back at the person (「他犯了什么？」) asks which offence of him, unless it asks of
+# the act told (「他这样算不算盗？」)
+_OF_THE_ACT = re.compile(r"这样|这么")
+
+
 def _verdict_in(clause: str) -> bool:
     """Does a clause ask a verdict, beyond asking which offence an act is?"""
-    return bool(_verdict().search(clause if _INSISTS.search(clause) else _CLASSIFIES.sub("，", clause)))
+    of_him = bool(_anaphor().match(_opening(clause))) and not _OF_THE_ACT.search(clause)
+    return bool(_verdict().search(clause if of_him or _INSISTS.search(clause) else _CLASSIFIES.sub("，", clause)))
 
 
 _HIMSELF = re.compile(r"[他她其]本人")
