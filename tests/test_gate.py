@@ -1352,3 +1352,90 @@ def test_every_kinds_fixed_suggestion_is_answered_in_all_three_layers(engine):
         layers = {m.layer for m in offered.materials}
         assert {"vinaya", "daoxuan", "yuanzhao"} <= layers, (kind, info["suggestion"], layers)
         assert offered.selection.topics, (kind, info["suggestion"])
+
+
+@pytest.mark.parametrize("question", [
+    "请问法师，如果一位比丘喝了酒，他是不是破戒了？",
+    "请问师父：假如有个比丘尼偷偷用了常住的钱，她算不算犯戒？",
+    "请问法师，要是一位比丘舍戒后又想回来，他还能算比丘吗？",
+])
+def test_a_verdict_asked_of_a_case_put_of_any_monk_is_the_texts_question(engine, question):
+    """「如果一位比丘…，他是不是破戒了？」 is the texts' own 「若比丘…」: 他 is the case put, not a person
+    the asker points at, though the reader is addressed (请问法师)."""
+    d = decide(engine, question)
+    assert d.outcome == "answer", (d.outcome, d.kind)
+
+
+def test_the_same_verdict_asked_of_a_pointed_person_is_still_judging(engine):
+    d = decide(engine, "请问法师，我们寺的当家喝了酒，他是不是破戒了？")
+    assert d.outcome == "refuse" and d.kind == "judge", (d.outcome, d.kind)
+
+
+@pytest.mark.parametrize("question", [
+    "沙弥借寺里的车用了一天，算不算犯戒？",
+    "比丘偷寺里的钱给家人，是不是犯戒？",
+    "一个比丘拿寺院的钱去买自己的东西，算不算犯戒？",
+])
+def test_a_verb_before_a_temple_makes_no_temple_name(engine, question):
+    """「拿寺院的钱」「借寺里的车」: the word before 寺 is a verb, not a temple's name (灵隐寺)."""
+    assert not gate.names_someone(question)
+    d = decide(engine, question)
+    assert d.outcome != "refuse", (d.outcome, d.kind)
+
+
+@pytest.mark.parametrize("question", [
+    "出家人帮人看手相，算不算邪命？",
+    "比丘给人择日子，是不是邪命？",
+    "如果出家人只是免费帮人看风水，也算邪命吗？",
+])
+def test_whether_telling_fortunes_is_wrong_livelihood_is_asked_of_the_texts(engine, question):
+    """邪命 is the Vinaya's own class for a monastic's fortune-telling: whether an act is 邪命 is its
+    question, however many of divination's words the act holds."""
+    d = decide(engine, question)
+    assert d.outcome == "answer", (d.outcome, d.kind)
+
+
+@pytest.mark.parametrize("question", [
+    "我是比丘，常有居士请我看风水，我可以答应吗？",
+    "我是刚受戒的比丘尼，以前学过塔罗牌，现在有人找我占卜，我能去吗？",
+])
+def test_a_monastic_asking_leave_for_his_own_act_is_answered(engine, question):
+    """The asker who says he is a monastic and asks whether he may do a thing asks what 「比丘能…吗」
+    asks: the Vinaya's leave, not advice on his own situation."""
+    d = decide(engine, question)
+    assert d.outcome == "answer", (d.outcome, d.kind)
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("我是比丘，你能帮我算算我今年的运势吗？", "divination"),
+    ("我是出家人，最近胃疼得厉害，我该吃什么药？", "medical"),
+])
+def test_a_monastic_asking_for_his_own_fortune_or_remedy_is_still_refused(engine, question, kind):
+    d = decide(engine, question)
+    assert d.outcome == "refuse" and d.kind == kind, (d.outcome, d.kind)
+
+
+@pytest.mark.parametrize("question", [
+    "我出家的寺院里，监院常常打骂沙弥，他这样还配当监院吗？",
+    "我们寺的知客喝酒被人看见了，他还能继续当知客吗？",
+    "隔壁寺的小沙弥偷了香客的钱，他以后还能受比丘戒吗？",
+])
+def test_whether_a_pointed_person_may_stay_or_be_ordained_is_judging(engine, question):
+    """Whether someone the asker points to may still hold his post (还配当 / 还能继续当) or be ordained
+    (还能受比丘戒) is a verdict on him.  The asker's own monastery told by a relative clause
+    (我出家的寺院里，监院…) points at its officer.  (Which offence his act is — 「这位师父犯了什么罪？」
+    — stays the texts' question: test_which_offence_an_act_is_is_asked_of_the_texts_not_of_the_person.)"""
+    d = decide(engine, question)
+    assert d.outcome == "refuse" and d.kind == "judge", (d.outcome, d.kind)
+
+
+@pytest.mark.parametrize("question", [
+    "我们寺的师父过午喝牛奶，这样做犯什么戒？",
+    "一个比丘尼没经僧团同意就给人剃度，她犯了什么？",
+    "沙弥偷了东西，以后还能受比丘戒吗？",
+    "我出家的寺院里大家都过午吃药石，这样如法吗？",
+    "比丘犯了淫戒以后马上发露，还能不能继续当和尚？",
+])
+def test_an_act_or_a_case_of_any_monk_is_still_answered(engine, question):
+    d = decide(engine, question)
+    assert d.outcome == "answer", (d.outcome, d.kind)

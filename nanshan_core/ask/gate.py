@@ -752,15 +752,9 @@ _CLASSIFIES = re.compile(r"犯了?(?:什么|哪|何)|(?:什么|何|哪种|哪个
 _INSISTS = re.compile(r"到底|究竟")
 
 
-# a clause that points back at the person (「他犯了什么？」) asks which offence of him, unless it asks of
-# the act told (「他这样算不算盗？」)
-_OF_THE_ACT = re.compile(r"这样|这么")
-
-
 def _verdict_in(clause: str) -> bool:
     """Does a clause ask a verdict, beyond asking which offence an act is?"""
-    of_him = bool(_anaphor().match(_opening(clause))) and not _OF_THE_ACT.search(clause)
-    return bool(_verdict().search(clause if of_him or _INSISTS.search(clause) else _CLASSIFIES.sub("，", clause)))
+    return bool(_verdict().search(clause if _INSISTS.search(clause) else _CLASSIFIES.sub("，", clause)))
 
 
 _HIMSELF = re.compile(r"[他她其]本人")
