@@ -142,10 +142,18 @@ def _without_lookalikes(kind: str, q: str) -> str:
     return q
 
 
+@functools.lru_cache(maxsize=None)
+def _stems(kind: str) -> re.Pattern | None:
+    """A kind's words by their form (drug names by their stems: 奥美拉唑, 雷尼替丁), or None."""
+    stems = _data()["kinds"][kind].get("stems")
+    return re.compile(stems) if stems else None
+
+
 def _lex_hits(kind: str, q: str) -> int:
     """How many of a kind's domain words a (simplified) text holds, look-alikes left out."""
     q = _without_lookalikes(kind, q)
-    return sum(1 for w in _words(kind) if w in q)
+    stems = _stems(kind)
+    return sum(1 for w in _words(kind) if w in q) + (len(set(stems.findall(q))) if stems else 0)
 
 
 @functools.lru_cache(maxsize=1)
@@ -735,7 +743,7 @@ def _asks_of_own_act(clause: str) -> bool:
 
 
 # the asking words a clause may open with before its subject (「请问这样做有没有犯戒」 asks of the act)
-_ASKS_OPENING = re.compile(r"^(?:我?想)?(?:请问|请教|问一下|问问|想问)(?:一下)?[，,：:\s]*")
+_ASKS_OPENING = re.compile(r"^(?:我?想)?(?:请问|请教|问一下|问问|想问|问(?!题))(?:一下)?[，,：:\s]*")
 
 
 # 「请问这位造谣的师父犯了什么罪？」: which offence an act told in the question is, is the texts'
