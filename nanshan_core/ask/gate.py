@@ -355,6 +355,9 @@ def _made_text() -> dict[str, re.Pattern]:
     named = _alternation(_data()["taught"]["masters"] + _data()["masters"])
     # passed off as what: 当作《戒本疏》的原文, 说是…原话
     passed_as = f"(?:{_alternation(m['passing_as'])})[^。？！?!]{{0,10}}(?:{_alternation(m['passing_what'])})"
+    # made to look like the canon's (帮我写一句看起来像四分律原文的话); looking like it alone describes a
+    # text found (网上有句话看起来像律文，请查出处)
+    looks = f"(?:{make}|{alter})(?![了过])[^。？！?!]{{0,40}}(?:{_alternation(m['appearance'])})"
     # 「元照律师还写了哪些著作」: a text already made (写了, 编过) is told of, not asked for
     return {"made": re.compile(f"(?:{make}|{alter})(?![了过])[^。？！?!]{{0,14}}(?:{text})"
                                f"|(?:{text})[^。？！?!]{{0,10}}(?:{alter})|{whole}"),
@@ -365,10 +368,10 @@ def _made_text() -> dict[str, re.Pattern]:
                                 f"|(?:{request}|(?<!\\w)请)把[^。？！?!]{{0,20}}(?:{alter})"),
             # 「您要是也找不到，就照着…来一句」: made when the real text is not found; 「造一句元照律师
             # 的话」: made in a master's name
-            "passing": re.compile(f"{_alternation(m['passing'])}|{passed_as}"
+            "passing": re.compile(f"{_alternation(m['passing'])}|{passed_as}|{looks}"
                                   f"|(?:{_alternation(m['if_not_found'])})[^。？！?!]{{0,4}}?就"
                                   f"|(?:{make})(?:[一两几三四五六七八九十数]?[句段条则篇])?(?:{named})[^。？！?!]{{0,4}}的(?:话|原话|语录|教言)"),
-            "deceit": re.compile(f"{_alternation(m['deceit'])}|{_unchecked(m)}"),
+            "deceit": re.compile(f"{_alternation(m['deceit'])}|{_unchecked(m)}|{looks}"),
             **{key: re.compile(_alternation(m[key])) for key in ("canon", "plain", "seeking")}}
 
 
@@ -395,7 +398,7 @@ def _seeks_text(q: str) -> bool:
 def _disowning() -> re.Pattern:
     m = _data()["made_text"]
     return re.compile(f"(?:不会|绝不|决不|并不|不是|不想|不敢|无意|不|没有|不能)(?:要|去|拿来|用来|用它)?"
-                      f"(?:{_alternation(m['passing'] + m['passing_as'])})")
+                      f"(?:{_alternation(m['passing'] + m['passing_as'] + m['appearance'])})")
 
 
 def _disowned(q: str) -> str:
