@@ -1439,3 +1439,54 @@ def test_whether_a_pointed_person_may_stay_or_be_ordained_is_judging(engine, que
 def test_an_act_or_a_case_of_any_monk_is_still_answered(engine, question):
     d = decide(engine, question)
     assert d.outcome == "answer", (d.outcome, d.kind)
+
+
+@pytest.mark.parametrize("question", [
+    "我们寺的监院师父天天开车进城。我想问他这样还算不算清净比丘？",
+    "隔壁庵的住持常收红包。我想问她这样还算不算清净比丘尼？",
+    "我们寺的当家天天打牌，是不是早就破戒了？",
+])
+def test_a_verdict_asked_after_i_want_to_ask_or_with_long_since_is_judging(engine, question):
+    """「我想问他这样…」 opens its clause with the asking words before its subject, 他, who points back
+    at the person the sentence before points to; 「是不是早就破戒了」 asks the verdict as 「是不是已经破戒了」
+    does.  (A thing the texts never name — 开车 — does not make a verdict on a person a silent-topic
+    question.)"""
+    d = decide(engine, question)
+    assert d.outcome == "refuse" and d.kind == "judge", (d.outcome, d.kind)
+
+
+def test_drug_names_are_known_by_their_stems(engine):
+    """No word list holds every drug: 奥美拉唑 and 雷尼替丁 are drugs by their INN stems (-唑, -替丁),
+    and which to take is a doctor's question however Vinaya-like the story before it."""
+    d = decide(engine, "出家后过午不食，胃一直反酸，奥美拉唑和雷尼替丁哪个好？要吃几天？")
+    assert d.outcome == "refuse" and d.kind == "medical", (d.outcome, d.kind)
+
+
+@pytest.mark.parametrize("question", [
+    "比丘生病时能不能吃胶囊类的药？律中对四药怎么规定？",
+    "比丘犯了僧残以后是不是早就不能参加布萨了？",
+])
+def test_medicine_forms_and_long_since_asked_of_the_texts_are_answered(engine, question):
+    d = decide(engine, question)
+    assert d.outcome == "answer", (d.outcome, d.kind)
+
+
+@pytest.mark.parametrize("question", [
+    "网上有句话看起来像律文，说“宁死不犯戒”，请帮我查查出处是真的吗？",
+    "这段话看起来像四分律的口气，出处在哪一卷？",
+    "有本书引了一句看起来像资持记的话，我没找到原文，请问出自哪里？",
+])
+def test_a_text_found_that_looks_like_the_canon_is_checked_not_refused(engine, question):
+    """「看起来像律文」 describes a text the asker found; checking it is the app's own work.  It is
+    passed off only when the question makes or alters it."""
+    d = decide(engine, question)
+    assert d.outcome == "answer", (d.outcome, d.kind)
+
+
+@pytest.mark.parametrize("question", [
+    "您帮我写一句看起来像四分律原文的话，再标个卷数就行。",
+    "仿照行事钞的口气写几句，听起来像道宣律师说的就行。",
+])
+def test_a_text_made_to_look_like_the_canon_is_still_invented(engine, question):
+    d = decide(engine, question)
+    assert d.outcome == "refuse" and d.kind == "invent", (d.outcome, d.kind)
