@@ -216,7 +216,7 @@ ANAPHOR_CONTENT = 8   # content characters up to which a part that points back o
 
 # 「我是刚出家半年的比丘尼」「本人是一名在家居士」: the asker introducing themselves (出家 here is
 # not the topic 出家); whether the asker is a nun is read from the nun words before masking
-_SELF_INTRO = re.compile(r"(?:我|本人|末学|弟子)(?:是|为|乃)(?:一[名个位])?[^，,。！？?；;]{0,12}?"
+SELF_INTRO = re.compile(r"(?:我|本人|末学|弟子)(?:是|为|乃)(?:一[名个位])?[^，,。！？?；;]{0,12}?"
                          r"(?:比丘尼|比丘|沙弥尼|沙弥|式叉摩那|居士|出家人|出家众|法师|僧人|学佛的人|佛弟子)")
 # 「应该怎么处理？」「犯什么罪？」「如何对治？」: a follow-up that says nothing of its own asks about the part before
 _FOLLOW_UP = re.compile(r"走?(?:程序|流程|手续|步骤)|处理|处置|对待|对治|解决|办|做|算|判|罪|犯|结|看|呢|何|如|样|种|情况|规定|说法|讲究")
@@ -255,7 +255,7 @@ INTRO_ONLY = 12    # characters of its own (greeting and self-description masked
 def analyse(question: str) -> Analysis:
     q = simplify(question)
     masked: set[int] = set()
-    for rx in (_framing(), _nun_words(), _SELF_INTRO):   # who is asked about is not what is asked
+    for rx in (_framing(), _nun_words(), SELF_INTRO):   # who is asked about is not what is asked
         for m in rx.finditer(q):
             if rx is _framing() and m.group(0) in _greeting_only() and not _greets(q, m.start(), m.end()):
                 continue

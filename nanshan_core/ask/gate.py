@@ -192,24 +192,21 @@ _OFFENCE_ASKED = re.compile(r"(?:算不算|算是|是不是|是否|会不会|犯
 # 「出家人可以買股票嗎」「比丘尼可以跟租户打官司吗」: leave asked for a monastic to do a thing
 # of another domain is the Vinaya's question (販賣, 言人), not advice on the thing itself
 _MONASTIC = r"出家人|比丘尼?|沙弥尼?|和尚|僧人|僧尼|尼师|式叉摩那"
-_MONASTIC_LEAVE = re.compile(rf"(?:{_MONASTIC})[^，。？！]{{0,4}}"
-                             r"(?:可以|可不可以|能不能|能否|能够?|允许|允不允许|准不准|许不许)"
-                             # 「比丘能看风水吗」 asks leave; 「师父能帮我算算吗」 asks the reader to do it
-                             r"(?![^，。？！]{0,3}(?:帮|给|替)我)[^，。？！]{1,12}(?:吗|么|？|\?|$)")
+_MAY = r"(?:可以|可不可以|能不能|能否|能够?)"
+# 「比丘能看风水吗」 asks leave; 「师父能帮我算算吗」 asks the reader to do it
+_NOT_FOR_ME = r"(?![^，。？！]{0,3}(?:帮|给|替)我)"
+_ASKED = r"(?:吗|么|？|\?|$)"
+_MONASTIC_LEAVE = re.compile(rf"(?:{_MONASTIC})[^，。？！]{{0,4}}(?:{_MAY}|允许|允不允许|准不准|许不许)"
+                             rf"{_NOT_FOR_ME}[^，。？！]{{1,12}}{_ASKED}")
 # … and so does an asker who says he is one (「我是刚出家的沙弥，…常有居士找我排盘，我能答应吗？」)
-_SELF_MONASTIC = re.compile(rf"我是[^，。？！]{{0,6}}(?:{_MONASTIC})")
-_OWN_LEAVE = re.compile(r"我(?:可以|可不可以|能不能|能否|能够?)(?![^，。？！]{0,3}(?:帮|给|替)我)[^，。？！]{0,12}(?:吗|么|？|\?|$)")
+_OWN_LEAVE = re.compile(rf"我{_MAY}{_NOT_FOR_ME}[^，。？！]{{0,12}}{_ASKED}")
 
 
 def _leave_of_monastic_asker(q: str) -> bool:
-    """Does a (simplified) text ask leave for the asker's own act, the asker saying he is a monastic?"""
-    return bool(_SELF_MONASTIC.search(q) and _OWN_LEAVE.search(q))
-
-
-def _asks_monastic_leave(q: str) -> bool:
-    """Does a (simplified) text ask leave for a monastic's act, of monastics or of the asker who
-    is one?"""
-    return bool(_MONASTIC_LEAVE.search(q)) or _leave_of_monastic_asker(q)
+    """Does a (simplified) text ask leave for the asker's own act, the asker introducing himself
+    as a monastic (bridge.SELF_INTRO: 我是…沙弥, 末学是比丘尼)?"""
+    from .bridge import SELF_INTRO
+    return bool(_OWN_LEAVE.search(q)) and any(re.search(_MONASTIC, m.group(0)) for m in SELF_INTRO.finditer(q))
 
 
 # 「出家师父吃饭是不是要饭和菜汤搭配着吃？」: what a monastic must or must not do is the Vinaya's
@@ -1005,7 +1002,8 @@ class Gate:
         q = simplify(text)
         # (a monastic asking leave for his own act tells of himself as the texts' 比丘: only a request
         # for advice — 怎么办, 帮我 — is advice then)
-        advice = _requests_advice(q) if _leave_of_monastic_asker(q) else _asks_advice(q)
+        own_leave = _leave_of_monastic_asker(q)
+        advice = _requests_advice(q) if own_leave else _asks_advice(q)
         # what the texts rule (律里对比丘参与诉讼有什么规定), whether an act is an offence, or leave
         # asked for a monastic: the Vinaya's own question, whatever domain its thing comes from
         of_the_texts = not advice and any(w in q for w in _text_words())
@@ -1015,7 +1013,7 @@ class Gate:
         # (「…按戒律算不算盗？」 of the asker's own act: whether it is theft is the 盜戒's question, though
         # 税务局 or 海关 make the story a legal pattern's)
         offence = asks_offence or bool(_TELLING_OFFENCE.search(q)) or _asks_grave_act(q)
-        monastic_leave = _asks_monastic_leave(q)
+        monastic_leave = own_leave or bool(_MONASTIC_LEAVE.search(q))
         vinaya_form = offence or monastic_leave or of_the_texts
         if kind and not (kind not in WHOLE_KINDS and vinaya_form):
             return kind, 1.0
