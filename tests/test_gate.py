@@ -1490,3 +1490,92 @@ def test_a_text_found_that_looks_like_the_canon_is_checked_not_refused(engine, q
 def test_a_text_made_to_look_like_the_canon_is_still_invented(engine, question):
     d = decide(engine, question)
     assert d.outcome == "refuse" and d.kind == "invent", (d.outcome, d.kind)
+
+
+@pytest.mark.parametrize("question", [
+    "做手术时女医生要帮我消毒，这样算不算犯了触女人的戒？",
+    "护工是位女居士，每天要给我擦身，比丘这样算不算犯了触女人的戒？",   # (a guard: answered before too)
+])
+def test_what_someone_else_did_for_the_asker_is_the_story_not_a_request(engine, question):
+    """帮我 / 给我 after someone else's words (女医生要帮我消毒) tells what was done to the asker; the
+    question asks whether that touch is an offence, the texts' question.  Said to the reader
+    (你帮我看看, 麻烦帮我) it is still a request: test_a_request_for_the_asker_is_still_advice."""
+    d = decide(engine, question)
+    assert d.outcome != "refuse", (d.outcome, d.kind)
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("我是比丘，胃一直疼，你帮我看看该吃什么药？", "medical"),
+    ("麻烦帮我算一下我今年的运势。", "divination"),
+    ("你给我推荐一只稳赚的基金吧。", "financial"),
+])
+def test_a_request_for_the_asker_is_still_advice(engine, question, kind):
+    d = decide(engine, question)
+    assert d.outcome == "refuse" and d.kind == kind, (d.outcome, d.kind)
+
+
+@pytest.mark.parametrize("question", [
+    "我得过肺结核，现在好了，是不是要等几年才能受戒？",
+    "我出家前有一笔房贷没还完，欠债的人能受戒吗？",   # (a guard: answered before too)
+])
+def test_whether_the_asker_may_be_ordained_is_the_texts_question(engine, question):
+    """Who may go forth or be ordained (負債, 病: the 遮難 asked at ordination) is the Vinaya's own
+    question, however much of the asker's illness or debt the question tells."""
+    d = decide(engine, question)
+    assert d.outcome == "answer", (d.outcome, d.kind)
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("我想出家，最近失眠严重，该吃哪种安眠药？", "medical"),
+    ("寺门口的树开了两朵并蒂花，师父说是吉兆，是不是说明我明年能顺利受戒，是这样吗？", "divination"),
+])
+def test_an_ordinands_remedy_or_omen_is_still_refused(engine, question, kind):
+    """A remedy asked, or an omen read for the asker's ordination (能顺利受戒: an outcome, not leave)."""
+    d = decide(engine, question)
+    assert d.outcome == "refuse" and d.kind == kind, (d.outcome, d.kind)
+
+
+@pytest.mark.parametrize("question", [
+    "我不想自己瞎编，请把四分律里非时食戒的原文引给我。",
+    "老师要我补上这段的卷数，请问在行事钞第几卷？千万别编。",
+])
+def test_a_request_that_forbids_making_a_text_up_seeks_the_real_one(engine, question):
+    """「千万别编」「不想自己瞎编」 forbid the making: what is asked is the real text and where it
+    stands, the app's own work."""
+    d = decide(engine, question)
+    assert d.outcome == "answer", (d.outcome, d.kind)
+
+
+@pytest.mark.parametrize("question", [
+    "帮我编一段像律文的话，别让人看出来是编的。",
+    "你仿照律文写一条关于手机的戒，编得像一点，别编错格式。",
+])
+def test_a_made_text_with_a_word_of_care_is_still_invented(engine, question):
+    d = decide(engine, question)
+    assert d.outcome == "refuse" and d.kind == "invent", (d.outcome, d.kind)
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("律中对受戒的日子有规定吗？另外麻烦帮他挑个黄道吉日。", "divination"),
+    ("比丘可以参加居士的婚礼吗？我女儿下个月结婚，请帮她选个吉日。", "divination"),
+    ("律中比丘能不能做买卖？我想开一家素食店，开在哪里比较赚？", "financial"),
+])
+def test_a_request_for_someone_else_or_for_profit_beside_a_vinaya_question_gets_a_note(engine, question, kind):
+    """「麻烦帮他挑个好日子。」 asks the reader for a pick for someone else, question mark or not;
+    where a shop pays best (开在哪里比较赚) is business advice."""
+    d = decide(engine, question)
+    assert d.outcome == "scope_note" and d.kind == kind, (d.outcome, d.kind)
+
+
+def test_where_a_monk_sells_is_still_the_rule_on_trade(engine):
+    d = decide(engine, "比丘开店卖佛具，选址在寺门口，算不算贩卖？")
+    assert d.outcome == "answer", (d.outcome, d.kind)
+
+
+def test_whether_a_pointed_master_attained_the_fruit_is_judging(engine):
+    """Whether the asker's own teacher 证果了没有 is a verdict on him, as 是不是破戒了 is (rules.json
+    verdict); whether claiming a fruit is 大妄語 is the texts' question (the guard below)."""
+    d = decide(engine, "我的剃度师父去年往生了，大家说他修得好，他到底证果了没有？")
+    assert d.outcome == "refuse" and d.kind == "judge", (d.outcome, d.kind)
+    d = decide(engine, "比丘说自己证果了，算不算大妄语？")
+    assert d.outcome == "answer", (d.outcome, d.kind)

@@ -202,6 +202,26 @@ _MONASTIC_LEAVE = re.compile(rf"(?:{_MONASTIC})[^，。？！]{{0,4}}(?:{_MAY}|�
 _OWN_LEAVE = re.compile(rf"我{_MAY}{_NOT_FOR_ME}[^，。？！]{{0,12}}{_ASKED}")
 
 
+# whether someone may go forth or be ordained (负债的人能不能受戒, 是不是要先还清才能受): the
+# Vinaya's own question of its 遮難, however much of the asker's own life (贷款, 抑郁症, 父母反对)
+# the question tells
+# (leave is asked by 能不能 / 可以 / 才能, or by a bare 能 that ends the question — 「欠钱的人能剃度受戒
+# 吗」; 「这吉兆是不是说我今年能顺利受大戒，是这样吗」 asks an outcome)
+_ORDAINED = r"(?:出家|受戒|受具|剃度|受大戒|受比丘尼?戒|受沙弥尼?戒|得戒|登坛)"
+_ORDINATION_ASKED = re.compile(rf"(?:能不能|能否|可不可以|可以|可否|才能|还能|不能|不可以|不得)[^，。？！]{{0,4}}{_ORDAINED}"
+                               rf"|能[^，。？！]{{0,4}}{_ORDAINED}(?:吗|么|呢|？|\?)"
+                               r"|才能受(?:吗|么|？|\?|$)")
+
+
+# (能不能顺利受戒, 能否如愿出家: whether it will go well, an outcome asked of an omen or a coin)
+_OUTCOME = re.compile(r"顺利|成功|如愿|顺顺利利")
+
+
+def _asks_ordination(q: str) -> bool:
+    return any(not _OUTCOME.search(m.group(0)) for m in _ORDINATION_ASKED.finditer(q)) \
+        and bool(_asking_sentences(q))
+
+
 def _leave_of_monastic_asker(q: str) -> bool:
     """Does a (simplified) text ask leave for the asker's own act, the asker introducing himself
     as a monastic (bridge.SELF_INTRO: 我是…沙弥, 末学是比丘尼)?"""
@@ -215,7 +235,8 @@ _MONASTIC_DUTY = re.compile(rf"(?:出家师父|出家众|{_MONASTIC})[^，。？
                             r"(?:是不是要|是不是得|要不要|需不需要|必须|应该|应当|该不该|是否要|是否需要|不能|不得|不许|不准)")
 
 
-_RECOMMENDATION = re.compile(r"(?:哪|什么)[^，。？！]{0,4}(?:比较好|更好|最好|好|划算|合适|靠谱)")
+# (… and where or what pays best: 「开在哪里比较赚」「做什么最挣钱」)
+_RECOMMENDATION = re.compile(r"(?:哪|什么)[^，。？！]{0,4}(?:比较好|更好|最好|好|划算|合适|靠谱|赚|挣钱|来钱)")
 
 
 def _has_vinaya_word(q: str) -> bool:
@@ -240,11 +261,23 @@ def _asks_advice(q: str) -> bool:
     return any(w in q for w in _advice_words())
 
 
+# 帮我 / 给我 said to the reader opens a clause or follows a word of asking (请帮我, 能不能给我,
+# 您帮我); after anyone else's words it tells what someone did for the asker (护士要帮我打针擦身,
+# 居士给我送了药): the story, not a request
+_FOR_ME = re.compile(r"[帮给]我")
+_ASKING_BEFORE = set("，。？！、；：,.?!;: 请烦以能否你您求忙驾")
+
+
+def _asked_for_me(q: str) -> bool:
+    return any(m.start() == 0 or q[m.start() - 1] in _ASKING_BEFORE for m in _FOR_ME.finditer(q))
+
+
 def _requests_advice(q: str) -> bool:
     """Does a (simplified) text ask for advice (怎么办, 帮我, 哪种), beyond telling of the asker's
     own situation (我, 我妈: the advice words that open with 我)?  「我胃不好，我吃了是不是犯了戒？」
     tells of the asker and asks the Vinaya; 「我胃疼该吃哪种药」 asks advice."""
-    return any(w in q for w in _advice_words() if not w.startswith("我"))
+    return any(w in q for w in _advice_words() if not w.startswith("我") and not _FOR_ME.fullmatch(w)) \
+        or _asked_for_me(q)
 
 
 # -- the classifier ----------------------------------------------------------------------
@@ -398,6 +431,22 @@ def _disowning() -> re.Pattern:
                       f"(?:{_alternation(m['passing'] + m['passing_as'] + m['appearance'])})")
 
 
+# 「我不想自己瞎编，能不能把原文引给我？」「不确定就说不确定，千万别编」: a making the asker forbids
+# asks for the real text, the app's own work
+_MAKING_FORBIDDEN = re.compile(r"(?:千万别|千万不要|别|不要|不想|切勿|勿|不可|不许|不准|不用|莫)"
+                               r"(?:自己|给我|帮我)?(?:瞎|乱|随便|胡乱)?(?:编造|编|捏造|杜撰|造假|凑)(?![错得的])")
+
+
+def _forbids_making(q: str) -> bool:
+    """Does a (simplified) question forbid the app to make a text up, and mean no deceit?"""
+    return bool(_MAKING_FORBIDDEN.search(q)) and not _made_text()["deceit"].search(q)
+
+
+def _unforbidden(q: str) -> str:
+    """A (simplified) text with the making it forbids blanked."""
+    return _MAKING_FORBIDDEN.sub("，", q)
+
+
 def _disowned(q: str) -> str:
     """A (simplified) text with the passing-off it disowns blanked: 「会清楚标明是今人仿作，
     不冒充原文」 says the imitation will not be passed off as the canon."""
@@ -502,7 +551,7 @@ def _asks_only_precept(q: str) -> bool:
 
 
 def pattern_kind(text: str) -> str | None:
-    q = simplify(text)
+    q = _unforbidden(simplify(text))
     another = _made_by_another(q)       # neither the structure nor the invent patterns apply
     if not another and _makes_text(q):
         return "invent"
@@ -999,10 +1048,10 @@ class Gate:
         question of one part, with no Vinaya question beside it to be the case of;
         ``beside_vinaya``: a part of a question that holds a word of the Vinaya."""
         kind = pattern_kind(text)
-        q = simplify(text)
+        q = _unforbidden(simplify(text))
         # (a monastic asking leave for his own act tells of himself as the texts' 比丘: only a request
         # for advice — 怎么办, 帮我 — is advice then)
-        own_leave = _leave_of_monastic_asker(q)
+        own_leave = _leave_of_monastic_asker(q) or _asks_ordination(q)
         advice = _requests_advice(q) if own_leave else _asks_advice(q)
         # what the texts rule (律里对比丘参与诉讼有什么规定), whether an act is an offence, or leave
         # asked for a monastic: the Vinaya's own question, whatever domain its thing comes from
@@ -1017,7 +1066,7 @@ class Gate:
         vinaya_form = offence or monastic_leave or of_the_texts
         if kind and not (kind not in WHOLE_KINDS and vinaya_form):
             return kind, 1.0
-        post = self.nb.posterior(text)
+        post = self.nb.posterior(_unforbidden(q))
         lex = {k: _lex_hits(k, q) for k in KINDS}
         # a word of the Vinaya, or the bridge found the Vinaya's own topic in it (叉腰, 背请)
         vinaya = framed or _has_vinaya_word(q) or subject >= STRONG_SUBJECT
@@ -1141,6 +1190,14 @@ class Gate:
         whole_kind, whole_p = self.classify(whole_text, max(subject.values(), default=0.0), alone=len(a.parts) == 1,
                                             framed=len(a.parts) == 1 and framed[0])
         patterned = pattern_kind(whole_text)
+        if _forbids_making(a.simple):
+            # the asker forbids the making (千万别编): what the question asks of a text, in any part, is
+            # the real one (老师要我补上卷数……千万别编 asks where the passage stands)
+            for p in parts:
+                if p["kind"] == "invent":
+                    p["kind"], p["p"] = "answer", 0.0
+            patterned = None if patterned == "invent" else patterned
+            whole_kind = "answer" if whole_kind == "invent" else whole_kind
         # a made-up text, or a verdict on someone the asker points to, is refused however
         # Vinaya-like the rest of the question is — unless a Vinaya question stands apart before
         # it (「律里比丘尼要满几夏才能度人？另外我们庵里那位师父…你看她是不是太心急了？」): that
@@ -1419,7 +1476,7 @@ class Gate:
             return ((names_someone(text) or _identifies(q)) and _verdict_on_someone(q)
                     and not _asks_teaching_only(q))
         if kind == "invent":
-            q = simplify(text)
+            q = _unforbidden(simplify(text))
             plain = _without_lookalikes("invent", q)
             asked = _requests(plain) and any(w in plain for w in _TEXT)
             # a text meant to deceive (「糊弄一下审稿人」「看起来靠谱…对不对我自己不管」: rules.json
