@@ -1579,3 +1579,39 @@ def test_whether_a_pointed_master_attained_the_fruit_is_judging(engine):
     assert d.outcome == "refuse" and d.kind == "judge", (d.outcome, d.kind)
     d = decide(engine, "比丘说自己证果了，算不算大妄语？")
     assert d.outcome == "answer", (d.outcome, d.kind)
+
+
+def test_how_an_illness_told_is_cured_is_the_doctors_question(engine):
+    """「应该怎么照顾才会好？」 after an illness told asks the cure of that illness (the story's
+    kind), though it points back at nothing and names no drug."""
+    d = decide(engine, "师兄们好，我奶奶发烧好几天了，吃了药又烧起来。应该怎么照顾才会好？")
+    assert d.outcome == "refuse" and d.kind == "medical", (d.outcome, d.kind)
+
+
+def test_whether_a_pointed_temple_has_gone_corrupt_is_judging(engine):
+    d = decide(engine, "那家寺院香火很旺，住持换了豪车，这个寺院是不是已经腐败了？")
+    assert d.outcome == "refuse" and d.kind == "judge", (d.outcome, d.kind)
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("请问律中比丘与女人同宿犯什么？我师父常常这样，我是不是应该离开他？", "judge"),
+    ("请问比丘可以接受父母的遗产吗？另外按继承法，出家人还有没有继承权？", "legal"),
+    ("行事钞里讲安居的原文是怎样的？另外再找一段讲孝道的，如果没有就照这个口气写一段。", "invent"),
+])
+def test_a_side_request_beside_a_vinaya_question_is_noted(engine, question, kind):
+    """Whether to leave one's own teacher (是不是应该离开他), an heir's rights under the law (继承法,
+    继承权), and a text to be written if none is found (如果没有就照这个口气写) are each the kind's
+    part; the Vinaya question before them is answered."""
+    d = decide(engine, question)
+    assert d.outcome == "scope_note" and d.kind == kind, (d.outcome, d.kind)
+
+
+@pytest.mark.parametrize("question", [
+    "比丘生病，律中说看病人要怎么照顾才如法？",
+    "比丘犯了僧残，要怎么做才能出罪？",
+    "律中说弟子在什么情况下应该离开师父？",
+    "律中说僧团腐败、非法羯磨时，比丘该怎么办？",
+])
+def test_care_leaving_and_corruption_asked_of_the_texts_are_answered(engine, question):
+    d = decide(engine, question)
+    assert d.outcome == "answer", (d.outcome, d.kind)

@@ -940,6 +940,7 @@ def _is_asking(sentence: str) -> bool:
 
 
 # 「我自己在家怎么处理比较好？」: the asker's own advice on the matter just told, its subject left out
+_CURE_ASKED = re.compile(r"(?:才能|才会|就能|就会|能不能|会不会)(?:好起来|好|痊愈|康复|恢复|退烧|消肿)(?![^，。？！]{0,2}[的些])|好起来|好得快|治得好|治好")
 _OWN_ADVICE = re.compile(r"\W*(?:我|弟子|末学)(?:自己)?[^，。？！]{0,8}?(?:怎么|如何|该)")
 _OWN_PLAN = re.compile(r"我[^，。？！]{0,12}[，,]?[^，。？！]{0,4}(?:要不要|该不该|还要不要|用不用|需不需要|是不是该|是不是要|能不能照常)")
 
@@ -1288,7 +1289,10 @@ class Gate:
         p, text = parts[i], simplify(parts[i]["text"])
         if p["kind"] != "answer" or _vinaya_framed(parts[i]["text"]) or _has_vinaya_word(text):
             return
-        if not (re.search("[这那]", text) or _OWN_ADVICE.match(text)) or not _requests_advice(text):
+        # (… or asks how the illness told before it is cured: 「到底怎么处理才能好起来？」
+        # 「应该给他吃什么、怎么照顾才会好？」 — the story's question whatever it points at)
+        cure = bool(_CURE_ASKED.search(text))
+        if not cure and (not (re.search("[这那]", text) or _OWN_ADVICE.match(text)) or not _requests_advice(text)):
             return
         told = [parts[j] for j in range(i) if parts[j]["kind"] in KINDS and parts[j]["kind"] not in WHOLE_KINDS
                 and parts[j]["p"] >= SURE_OUT]
