@@ -1615,3 +1615,24 @@ def test_a_side_request_beside_a_vinaya_question_is_noted(engine, question, kind
 def test_care_leaving_and_corruption_asked_of_the_texts_are_answered(engine, question):
     d = decide(engine, question)
     assert d.outcome == "answer", (d.outcome, d.kind)
+
+
+@pytest.mark.parametrize("question", [
+    "群里有人发了一段说是行事钞的原文，讲比丘不得捉钱，能帮我核对一下出处在哪一卷吗？",
+    "书上引了一句号称资持记的话，我没找到，请问真实出处是哪里？",   # (a guard: answered before too)
+])
+def test_a_text_others_pass_off_asked_to_be_checked_is_the_apps_work(engine, question):
+    """「有人发了一段说是行事钞的原文」 tells of a text someone else passes off; asked to be checked
+    (核对, 出处在哪一卷) it is found and checked, not made."""
+    d = decide(engine, question)
+    assert d.outcome == "answer", (d.outcome, d.kind)
+
+
+@pytest.mark.parametrize("question", [
+    "网上有人说是律文的那段话，你帮我改几个字，再说是原文发出去。",
+    "有人说是道宣律师的话，你照这个口气再写一段，说是行事钞的原文。",
+    "帮我编一段，说是四分律卷八的律文，没人会去查。",
+])
+def test_a_text_others_passed_off_and_altered_or_imitated_by_the_app_is_still_invented(engine, question):
+    d = decide(engine, question)
+    assert d.outcome == "refuse" and d.kind == "invent", (d.outcome, d.kind)

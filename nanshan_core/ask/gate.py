@@ -418,7 +418,7 @@ def _seeks_text(q: str) -> bool:
     """Asking for the real text — to find it, check it, explain it in plain words — and nothing
     passed off as the canon's: the app's own work, whatever the classifier guesses."""
     rx = _made_text()
-    if rx["passing"].search(q):
+    if rx["passing"].search(q) and not _checks_a_text_passed_by_others(q):
         return False
     explains = bool(rx["plain"].search(q)) or "解释" in q      # 「帮我写一段白话解释」 makes an explanation
     return explains or (bool(rx["seeking"].search(q)) and not rx["made"].search(q))
@@ -453,6 +453,18 @@ def _disowned(q: str) -> str:
     return _disowning().sub("，", q)
 
 
+# a text passed off by others (网上有人贴一段说是「四分律卷八」的律文) is a text found: asked to be checked
+# (核对, 出处在哪), it is the app's own work, unless the app is asked to make or alter one itself
+_TOLD_PASSING = re.compile(r"(?:有人|别人|人家|网上|网络上|网路上|群里|书上|文章|帖子|某)[^。？！]{0,12}?"
+                           r"(?:说是|当作|当成|号称|声称|自称)")
+
+
+def _checks_a_text_passed_by_others(q: str) -> bool:
+    rx = _made_text()
+    return bool(_TOLD_PASSING.search(q)) and bool(rx["seeking"].search(q)) and not rx["asked"].search(q) \
+        and not rx["deceit"].search(q)
+
+
 def _makes_text(q: str) -> bool:
     """A text made up or altered and passed off as the canon's, or a text of the canon the app is
     asked to alter: 「替我造几句规矩……说是古德遗训」, 「把那段换个说法……再当原文贴到群里」,
@@ -460,6 +472,8 @@ def _makes_text(q: str) -> bool:
     Words: rules.json 'made_text' (look-alikes such as 编号 blanked out first, as for the invent
     kind's domain words)."""
     q = _disowned(_without_lookalikes("invent", q))
+    if _checks_a_text_passed_by_others(q):
+        return False
     rx = _made_text()
     if rx["passed_as"].search(q) and rx["asked_any"].search(_untold(q)):
         return True               # 「把我这段话……当作《行事钞》的原文贴出去」: the asker's own text
