@@ -214,10 +214,11 @@ _ORDINATION_ASKED = re.compile(rf"(?:能不能|能否|可不可以|可以|可否
 
 
 # (能不能顺利受戒, 能否如愿出家: whether it will go well, an outcome asked of an omen or a coin)
-_OUTCOME = re.compile(r"顺利|成功|如愿|顺顺利利")
+_OUTCOME = re.compile(r"顺利|成功|如愿")
 
 
 def _asks_ordination(q: str) -> bool:
+    """Does a (simplified) text ask whether someone may go forth or be ordained (not how it will go)?"""
     return any(not _OUTCOME.search(m.group(0)) for m in _ORDINATION_ASKED.finditer(q)) \
         and bool(_asking_sentences(q))
 
@@ -460,6 +461,7 @@ _TOLD_PASSING = re.compile(r"(?:有人|别人|人家|网上|网络上|网路上|
 
 
 def _checks_a_text_passed_by_others(q: str) -> bool:
+    """Does a (simplified) text ask to check a text others passed off, asking the app to make none?"""
     rx = _made_text()
     return bool(_TOLD_PASSING.search(q)) and bool(rx["seeking"].search(q)) and not rx["asked"].search(q) \
         and not rx["deceit"].search(q)
@@ -1081,7 +1083,7 @@ class Gate:
         vinaya_form = offence or monastic_leave or of_the_texts
         if kind and not (kind not in WHOLE_KINDS and vinaya_form):
             return kind, 1.0
-        post = self.nb.posterior(_unforbidden(q))
+        post = self.nb.posterior(q)
         lex = {k: _lex_hits(k, q) for k in KINDS}
         # a word of the Vinaya, or the bridge found the Vinaya's own topic in it (叉腰, 背请)
         vinaya = framed or _has_vinaya_word(q) or subject >= STRONG_SUBJECT
