@@ -1636,3 +1636,40 @@ def test_a_text_others_pass_off_asked_to_be_checked_is_the_apps_work(engine, que
 def test_a_text_others_passed_off_and_altered_or_imitated_by_the_app_is_still_invented(engine, question):
     d = decide(engine, question)
     assert d.outcome == "refuse" and d.kind == "invent", (d.outcome, d.kind)
+
+
+@pytest.mark.parametrize("question", [
+    "律中比丘能不能收利息？顺便问一下哪家银行的存款利率高",
+])
+def test_a_question_put_in_passing_asks_and_gets_its_note(engine, question):
+    """「顺便问一下…」 is the asker's own second question, not speech reported (he asked me…)."""
+    d = decide(engine, question)
+    assert d.outcome == "scope_note" and d.kind == "financial", (d.outcome, d.kind)
+
+
+def test_a_question_someone_else_put_in_passing_is_still_told(engine):
+    d = decide(engine, "比丘尼能不能一个人出远门？他顺便问我要不要一起去，这样如法吗？")
+    assert d.outcome == "answer", (d.outcome, d.kind)
+
+
+def test_whether_a_pointed_person_should_long_since_be_expelled_is_judging(engine):
+    d = decide(engine, "我们寺的知客师父天天骂居士，这种人是不是早该被赶出去了？")
+    assert d.outcome == "refuse" and d.kind == "judge", (d.outcome, d.kind)
+    d = decide(engine, "比丘犯了淫戒，是不是应该被赶出僧团？")       # (a guard: no one pointed at)
+    assert d.outcome == "answer", (d.outcome, d.kind)
+
+
+@pytest.mark.parametrize("question", [
+    "出家人能不能在YouTube上开频道讲经？",
+    "律中比丘可以用QQ和女居士私信往来吗？",
+])
+def test_messaging_apps_and_video_sites_are_things_the_texts_never_name(engine, question):
+    d = decide(engine, question)
+    assert d.outcome == "silent", (d.outcome, d.kind)
+
+
+def test_a_text_the_asker_suspects_later_hands_made_is_checked_not_made(engine):
+    d = decide(engine, "听说“比丘不得捉金银”是佛亲口说的，我怀疑是后世律师们编出来的，求个出处")
+    assert d.outcome == "answer", (d.outcome, d.kind)
+    d = decide(engine, "我怀疑那段律文是后人编的，你干脆照那个口气再编一段给我")   # (a guard)
+    assert d.outcome == "refuse" and d.kind == "invent", (d.outcome, d.kind)

@@ -383,8 +383,9 @@ _ANNOUNCES = re.compile(r"(?:我|末学|弟子)?想?(?:向您|向法师|向师�
 
 # 「医生问我们要不要放弃插管。」「监院说常住可以先借给我。」: what someone else asked or said,
 # told without a question mark, asks the reader nothing
-# — but 说说/讲讲 (「想请师父说说这预示着什么。」) is a request made of the reader, not speech reported
-_REPORTED = re.compile(r"(?<![想请要我再来说])(?:说(?!说)|问|建议|劝|告诉)[^，,。；;！!\s]*")
+# — but 说说/讲讲 (「想请师父说说这预示着什么。」) is a request made of the reader, not speech reported,
+# and so is a question put 顺便 / 顺带 / 附带 (「顺便问一下现在哪家银行利率高」)
+_REPORTED = re.compile(r"(?<![想请要我再来说便带])(?<!便问)(?<!带问)(?:说(?!说)|问|建议|劝|告诉)[^，,。；;！!\s]*")
 
 # 「吃药控制得还可以。」: 可以 not asked (可以吗, 可以不可以), in a sentence closed by a full stop (asks())
 _TOLD_CAN = re.compile(r"可以(?![吗么嘛不])")

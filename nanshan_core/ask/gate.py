@@ -457,7 +457,11 @@ def _disowned(q: str) -> str:
 # a text passed off by others (网上有人贴一段说是「四分律卷八」的律文) is a text found: asked to be checked
 # (核对, 出处在哪), it is the app's own work, unless the app is asked to make or alter one itself
 _TOLD_PASSING = re.compile(r"(?:有人|别人|人家|网上|网络上|网路上|群里|书上|文章|帖子|某)[^。？！]{0,12}?"
-                           r"(?:说是|当作|当成|号称|声称|自称)")
+                           r"(?:说是|当作|当成|号称|声称|自称)"
+                           # … or a text the asker suspects later hands made (「我怀疑是后来律师们归纳编出来的，
+                           # 求个出处」): whether it is the canon's is asked, nothing is to be made
+                           r"|(?:怀疑|疑心|恐怕|会不会|是不是|可能)[^。？！]{0,4}?(?:后人|后世|后来|古人|别人|有人|他们|[^。？！]{1,4}们)"
+                           r"[^。？！]{0,8}?(?:编|造|杜撰|伪造|捏造|假托)")
 
 
 def _checks_a_text_passed_by_others(q: str) -> bool:
@@ -568,7 +572,9 @@ def _asks_only_precept(q: str) -> bool:
 
 def pattern_kind(text: str) -> str | None:
     q = _unforbidden(simplify(text))
-    another = _made_by_another(q)       # neither the structure nor the invent patterns apply
+    # neither the structure nor the invent patterns apply to a text someone else made, nor to
+    # one others pass off that the asker wants checked
+    another = _made_by_another(q) or _checks_a_text_passed_by_others(q)
     if not another and _makes_text(q):
         return "invent"
     if _fruit_asked(q):
