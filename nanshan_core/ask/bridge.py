@@ -140,8 +140,11 @@ class Matches:
         # own (比丘尼…一个人过河 beside a first part on money); the strongest topic met in a part that
         # asks weighs as that part's own does, though the part alone chose another (送葬 asked
         # beside a story: 葬法, not 裹頭; tune sets +3 gold, zero-hit −1; held-out +10, zero-hit −2)
+        # (a part's best is its own: a topic whose best evidence stands in another part is ranked
+        # there, and the weak topic left behind is no part's best — 「请问安居中间能不能离开寺院？」
+        # beside 「要怎么请假…」 had doubled 違本要 5.7 over 受日 10.3)
         part_top: dict[int, float] = {}
-        for m in self.ranked:
+        for m in (*self.ranked, *self.main):
             part_top[m.part] = max(part_top.get(m.part, 0.0), m.score)
         others += [(m.score * (ASKED_PART if parts[m.part].asks and m.score >= part_top[m.part] else 1.0), m)
                    for m in self.ranked if m.score >= RUNNER_UP * part_top[m.part]]
