@@ -507,3 +507,20 @@ def test_a_chao_sections_parallels_are_the_other_vinayas_passages_it_quotes(full
     # at most CITED_KEEP per work and section, and only where the quotation is strong
     per = collections.Counter((t.id, a.work) for t in skel.topics.values() for a in t.anchors if a.role == "parallel")
     assert max(per.values()) <= 6 and 100 <= sum(per.values()) <= 1200, sum(per.values())
+
+
+def test_a_nuns_rule_shared_with_the_monks_has_the_monks_rules_story_in_the_vinaya(skel):
+    """四分律 states a rule the nuns share with the monks (畜七日藥過限, same_as) only as a line of
+    the nuns' list, and tells its story and its 不犯 at the monks' rule: a nun asking about it is
+    shown both — every such nuns' rule has the monks' rule's Vinaya places after its own line."""
+    t = skel.get("n.np.16")
+    assert t.same_as == "m.np.26"
+    vin = [a for a in skel.anchors(t) if a.layer == "vinaya" and a.work == "T1428"]
+    assert vin[0] in t.anchors                                # its own line of the nuns' list first
+    monks = [a for a in skel.get(t.same_as).anchors if a.layer == "vinaya" and a.work == "T1428"]
+    assert {a.role for a in monks} >= {"rule", "exempt"} and all(a in vin for a in monks)
+    shared = [x for x in skel.topics.values() if x.nun and x.same_as and x.same_as in skel.topics]
+    assert len(shared) > 150
+    for x in shared:
+        mine = skel.anchors(x)
+        assert all(a in mine for a in skel.anchors(skel.get(x.same_as), "vinaya") if a.work == "T1428"), x.id
