@@ -1673,3 +1673,13 @@ def test_a_text_the_asker_suspects_later_hands_made_is_checked_not_made(engine):
     assert d.outcome == "answer", (d.outcome, d.kind)
     d = decide(engine, "我怀疑那段律文是后人编的，你干脆照那个口气再编一段给我")   # (a guard)
     assert d.outcome == "refuse" and d.kind == "invent", (d.outcome, d.kind)
+
+
+def test_a_verdict_clause_asks_of_the_thing_in_the_act_just_told(engine):
+    """「…用LINE私聊，算不算违反…的规定？」: a question clause that opens with the verdict and no
+    subject of its own asks it of the act told before it, the thing the texts never name included;
+    a clause with its own subject (出家人回俗家住几天…) leaves the train it came on as the occasion."""
+    d = decide(engine, "比丘尼跟男居士用LINE私聊，算不算违反律里跟男子独处的规定？")
+    assert d.outcome == "silent", (d.outcome, d.kind)
+    d = decide(engine, "我昨天坐高铁回家探亲，出家人回俗家住几天算不算犯戒？")
+    assert d.outcome == "answer", (d.outcome, d.kind)

@@ -792,9 +792,16 @@ def _asked_of(sentence: str, clause_at: int) -> str:
     of the air conditioner)."""
     from .bridge import points_back
     clause = sentence[clause_at:]
-    if clause_at and _stands_alone(_CLAUSE_CUT.split(clause)[-1]) and not points_back(clause):
+    if clause_at and _stands_alone(_CLAUSE_CUT.split(clause)[-1]) and not points_back(clause) \
+            and not _JUDGES_THE_CASE.match(clause):
         return clause
     return sentence
+
+
+# 「比丘尼跟男居士用LINE私聊，算不算违反…的规定？」: a question clause that opens with the verdict and
+# no subject of its own (算不算, 违不违反 …) asks it of the act just told, thing and all
+_JUDGES_THE_CASE = re.compile(r"\W*(?:这样|那)?(?:算不算|算是|算|犯不犯|犯了|违不违反|违反|违不违背|违背|合不合|"
+                              r"如不如法|属不属于|属于)")
 
 
 _PRACTICE = re.compile(r"^(?:那)?(?:这样|这么做|这种做法|这种情况|这种事|如此|那样)")
