@@ -206,7 +206,8 @@ class Skeleton:
     def anchors(self, t: Topic, layer: str | None = None) -> list[TopicAnchor]:
         """Where each layer treats the topic: its own places first, then (for a nuns' rule that
         repeats a monks' rule, or a procedure named as a rule) that rule's places in works where it
-        has none of its own."""
+        has none of its own — and, for the nuns' rule, the monks' rule's Vinaya places in any case
+        (the Vinayas tell a shared rule's story and 不犯 at the monks' rule only)."""
         own = list(t.anchors)
         for other in (t.same_as, self.treated_as.get(t.id)):
             if other and other in self.topics:
