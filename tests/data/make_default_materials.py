@@ -9,7 +9,10 @@ updates it says so:
 
     python tests/data/make_default_materials.py --pack corpus_pack
 
-Last remade on 2026-12-05 (stop 47), after an asking part's strongest topic came to weigh as that
+Last remade on 2026-12-06 (stop 55), after a part's best topic came to count the part's own main
+topic too and a nuns' shared rule came to be placed at the monks' rule's Vinaya passages (dev-19's
+third and fourth 律本 materials swapped places; dev recall 77/90 unchanged); before that on
+2026-12-05 (stop 47), after an asking part's strongest topic came to weigh as that
 part's own in the chosen topics (the materials of a few dev questions moved; dev recall 76/90
 unchanged); before that on 2026-12-05 (stop 46), after a layer's topic share came to go to each chosen topic's
 first place before any topic's second (five dev questions' 律本 materials changed by one passage,
