@@ -19,6 +19,12 @@ def decide(engine, question: str):
     return engine.gate.decide(question, engine.matcher.match(question))
 
 
+def expect(engine, question: str, outcome: str, kind: str | None = None):
+    """The gate decides ``outcome`` (and, when given, ``kind``) for the question."""
+    d = decide(engine, question)
+    assert d.outcome == outcome and (kind is None or d.kind == kind), (d.outcome, d.kind)
+
+
 @pytest.mark.parametrize("question, kind", [
     ("帮我仿照律文的口气拟一条关于手机的戒条，附上出处", "invent"),
     ("查不到就自己补个页码吧，T22 第几页随便填", "invent"),
@@ -1510,8 +1516,7 @@ def test_what_someone_else_did_for_the_asker_is_the_story_not_a_request(engine, 
     ("你给我推荐一只稳赚的基金吧。", "financial"),
 ])
 def test_a_request_for_the_asker_is_still_advice(engine, question, kind):
-    d = decide(engine, question)
-    assert d.outcome == "refuse" and d.kind == kind, (d.outcome, d.kind)
+    expect(engine, question, "refuse", kind)
 
 
 @pytest.mark.parametrize("question", [
@@ -1521,8 +1526,7 @@ def test_a_request_for_the_asker_is_still_advice(engine, question, kind):
 def test_whether_the_asker_may_be_ordained_is_the_texts_question(engine, question):
     """Who may go forth or be ordained (負債, 病: the 遮難 asked at ordination) is the Vinaya's own
     question, however much of the asker's illness or debt the question tells."""
-    d = decide(engine, question)
-    assert d.outcome == "answer", (d.outcome, d.kind)
+    expect(engine, question, "answer")
 
 
 @pytest.mark.parametrize("question, kind", [
@@ -1531,8 +1535,7 @@ def test_whether_the_asker_may_be_ordained_is_the_texts_question(engine, questio
 ])
 def test_an_ordinands_remedy_or_omen_is_still_refused(engine, question, kind):
     """A remedy asked, or an omen read for the asker's ordination (能顺利受戒: an outcome, not leave)."""
-    d = decide(engine, question)
-    assert d.outcome == "refuse" and d.kind == kind, (d.outcome, d.kind)
+    expect(engine, question, "refuse", kind)
 
 
 @pytest.mark.parametrize("question", [
@@ -1542,8 +1545,7 @@ def test_an_ordinands_remedy_or_omen_is_still_refused(engine, question, kind):
 def test_a_request_that_forbids_making_a_text_up_seeks_the_real_one(engine, question):
     """「千万别编」「不想自己瞎编」 forbid the making: what is asked is the real text and where it
     stands, the app's own work."""
-    d = decide(engine, question)
-    assert d.outcome == "answer", (d.outcome, d.kind)
+    expect(engine, question, "answer")
 
 
 @pytest.mark.parametrize("question", [
@@ -1551,8 +1553,7 @@ def test_a_request_that_forbids_making_a_text_up_seeks_the_real_one(engine, ques
     "你仿照律文写一条关于手机的戒，编得像一点，别编错格式。",
 ])
 def test_a_made_text_with_a_word_of_care_is_still_invented(engine, question):
-    d = decide(engine, question)
-    assert d.outcome == "refuse" and d.kind == "invent", (d.outcome, d.kind)
+    expect(engine, question, "refuse", "invent")
 
 
 @pytest.mark.parametrize("question, kind", [
@@ -1563,34 +1564,28 @@ def test_a_made_text_with_a_word_of_care_is_still_invented(engine, question):
 def test_a_request_for_someone_else_or_for_profit_beside_a_vinaya_question_gets_a_note(engine, question, kind):
     """「麻烦帮他挑个好日子。」 asks the reader for a pick for someone else, question mark or not;
     where a shop pays best (开在哪里比较赚) is business advice."""
-    d = decide(engine, question)
-    assert d.outcome == "scope_note" and d.kind == kind, (d.outcome, d.kind)
+    expect(engine, question, "scope_note", kind)
 
 
 def test_where_a_monk_sells_is_still_the_rule_on_trade(engine):
-    d = decide(engine, "比丘开店卖佛具，选址在寺门口，算不算贩卖？")
-    assert d.outcome == "answer", (d.outcome, d.kind)
+    expect(engine, "比丘开店卖佛具，选址在寺门口，算不算贩卖？", "answer")
 
 
 def test_whether_a_pointed_master_attained_the_fruit_is_judging(engine):
     """Whether the asker's own teacher 证果了没有 is a verdict on him, as 是不是破戒了 is (rules.json
     verdict); whether claiming a fruit is 大妄語 is the texts' question (the guard below)."""
-    d = decide(engine, "我的剃度师父去年往生了，大家说他修得好，他到底证果了没有？")
-    assert d.outcome == "refuse" and d.kind == "judge", (d.outcome, d.kind)
-    d = decide(engine, "比丘说自己证果了，算不算大妄语？")
-    assert d.outcome == "answer", (d.outcome, d.kind)
+    expect(engine, "我的剃度师父去年往生了，大家说他修得好，他到底证果了没有？", "refuse", "judge")
+    expect(engine, "比丘说自己证果了，算不算大妄语？", "answer")
 
 
 def test_how_an_illness_told_is_cured_is_the_doctors_question(engine):
     """「应该怎么照顾才会好？」 after an illness told asks the cure of that illness (the story's
     kind), though it points back at nothing and names no drug."""
-    d = decide(engine, "师兄们好，我奶奶发烧好几天了，吃了药又烧起来。应该怎么照顾才会好？")
-    assert d.outcome == "refuse" and d.kind == "medical", (d.outcome, d.kind)
+    expect(engine, "师兄们好，我奶奶发烧好几天了，吃了药又烧起来。应该怎么照顾才会好？", "refuse", "medical")
 
 
 def test_whether_a_pointed_temple_has_gone_corrupt_is_judging(engine):
-    d = decide(engine, "那家寺院香火很旺，住持换了豪车，这个寺院是不是已经腐败了？")
-    assert d.outcome == "refuse" and d.kind == "judge", (d.outcome, d.kind)
+    expect(engine, "那家寺院香火很旺，住持换了豪车，这个寺院是不是已经腐败了？", "refuse", "judge")
 
 
 @pytest.mark.parametrize("question, kind", [
@@ -1602,8 +1597,7 @@ def test_a_side_request_beside_a_vinaya_question_is_noted(engine, question, kind
     """Whether to leave one's own teacher (是不是应该离开他), an heir's rights under the law (继承法,
     继承权), and a text to be written if none is found (如果没有就照这个口气写) are each the kind's
     part; the Vinaya question before them is answered."""
-    d = decide(engine, question)
-    assert d.outcome == "scope_note" and d.kind == kind, (d.outcome, d.kind)
+    expect(engine, question, "scope_note", kind)
 
 
 @pytest.mark.parametrize("question", [
@@ -1613,8 +1607,7 @@ def test_a_side_request_beside_a_vinaya_question_is_noted(engine, question, kind
     "律中说僧团腐败、非法羯磨时，比丘该怎么办？",
 ])
 def test_care_leaving_and_corruption_asked_of_the_texts_are_answered(engine, question):
-    d = decide(engine, question)
-    assert d.outcome == "answer", (d.outcome, d.kind)
+    expect(engine, question, "answer")
 
 
 @pytest.mark.parametrize("question", [
@@ -1624,8 +1617,7 @@ def test_care_leaving_and_corruption_asked_of_the_texts_are_answered(engine, que
 def test_a_text_others_pass_off_asked_to_be_checked_is_the_apps_work(engine, question):
     """「有人发了一段说是行事钞的原文」 tells of a text someone else passes off; asked to be checked
     (核对, 出处在哪一卷) it is found and checked, not made."""
-    d = decide(engine, question)
-    assert d.outcome == "answer", (d.outcome, d.kind)
+    expect(engine, question, "answer")
 
 
 @pytest.mark.parametrize("question", [
@@ -1634,8 +1626,7 @@ def test_a_text_others_pass_off_asked_to_be_checked_is_the_apps_work(engine, que
     "帮我编一段，说是四分律卷八的律文，没人会去查。",
 ])
 def test_a_text_others_passed_off_and_altered_or_imitated_by_the_app_is_still_invented(engine, question):
-    d = decide(engine, question)
-    assert d.outcome == "refuse" and d.kind == "invent", (d.outcome, d.kind)
+    expect(engine, question, "refuse", "invent")
 
 
 @pytest.mark.parametrize("question", [
@@ -1643,20 +1634,16 @@ def test_a_text_others_passed_off_and_altered_or_imitated_by_the_app_is_still_in
 ])
 def test_a_question_put_in_passing_asks_and_gets_its_note(engine, question):
     """「顺便问一下…」 is the asker's own second question, not speech reported (he asked me…)."""
-    d = decide(engine, question)
-    assert d.outcome == "scope_note" and d.kind == "financial", (d.outcome, d.kind)
+    expect(engine, question, "scope_note", "financial")
 
 
 def test_a_question_someone_else_put_in_passing_is_still_told(engine):
-    d = decide(engine, "比丘尼能不能一个人出远门？他顺便问我要不要一起去，这样如法吗？")
-    assert d.outcome == "answer", (d.outcome, d.kind)
+    expect(engine, "比丘尼能不能一个人出远门？他顺便问我要不要一起去，这样如法吗？", "answer")
 
 
 def test_whether_a_pointed_person_should_long_since_be_expelled_is_judging(engine):
-    d = decide(engine, "我们寺的知客师父天天骂居士，这种人是不是早该被赶出去了？")
-    assert d.outcome == "refuse" and d.kind == "judge", (d.outcome, d.kind)
-    d = decide(engine, "比丘犯了淫戒，是不是应该被赶出僧团？")       # (a guard: no one pointed at)
-    assert d.outcome == "answer", (d.outcome, d.kind)
+    expect(engine, "我们寺的知客师父天天骂居士，这种人是不是早该被赶出去了？", "refuse", "judge")
+    expect(engine, "比丘犯了淫戒，是不是应该被赶出僧团？", "answer")       # (a guard: no one pointed at)
 
 
 @pytest.mark.parametrize("question", [
@@ -1664,22 +1651,17 @@ def test_whether_a_pointed_person_should_long_since_be_expelled_is_judging(engin
     "律中比丘可以用QQ和女居士私信往来吗？",
 ])
 def test_messaging_apps_and_video_sites_are_things_the_texts_never_name(engine, question):
-    d = decide(engine, question)
-    assert d.outcome == "silent", (d.outcome, d.kind)
+    expect(engine, question, "silent")
 
 
 def test_a_text_the_asker_suspects_later_hands_made_is_checked_not_made(engine):
-    d = decide(engine, "听说“比丘不得捉金银”是佛亲口说的，我怀疑是后世律师们编出来的，求个出处")
-    assert d.outcome == "answer", (d.outcome, d.kind)
-    d = decide(engine, "我怀疑那段律文是后人编的，你干脆照那个口气再编一段给我")   # (a guard)
-    assert d.outcome == "refuse" and d.kind == "invent", (d.outcome, d.kind)
+    expect(engine, "听说“比丘不得捉金银”是佛亲口说的，我怀疑是后世律师们编出来的，求个出处", "answer")
+    expect(engine, "我怀疑那段律文是后人编的，你干脆照那个口气再编一段给我", "refuse", "invent")   # (a guard)
 
 
 def test_a_verdict_clause_asks_of_the_thing_in_the_act_just_told(engine):
     """「…用LINE私聊，算不算违反…的规定？」: a question clause that opens with the verdict and no
     subject of its own asks it of the act told before it, the thing the texts never name included;
     a clause with its own subject (出家人回俗家住几天…) leaves the train it came on as the occasion."""
-    d = decide(engine, "比丘尼跟男居士用LINE私聊，算不算违反律里跟男子独处的规定？")
-    assert d.outcome == "silent", (d.outcome, d.kind)
-    d = decide(engine, "我昨天坐高铁回家探亲，出家人回俗家住几天算不算犯戒？")
-    assert d.outcome == "answer", (d.outcome, d.kind)
+    expect(engine, "比丘尼跟男居士用LINE私聊，算不算违反律里跟男子独处的规定？", "silent")
+    expect(engine, "我昨天坐高铁回家探亲，出家人回俗家住几天算不算犯戒？", "answer")

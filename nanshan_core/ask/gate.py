@@ -448,6 +448,11 @@ def _unforbidden(q: str) -> str:
     return _MAKING_FORBIDDEN.sub("，", q)
 
 
+def _read(text: str) -> str:
+    """A text as the gate's patterns read it: simplified, a making the asker forbids blanked."""
+    return _unforbidden(simplify(text))
+
+
 def _disowned(q: str) -> str:
     """A (simplified) text with the passing-off it disowns blanked: 「会清楚标明是今人仿作，
     不冒充原文」 says the imitation will not be passed off as the canon."""
@@ -457,17 +462,18 @@ def _disowned(q: str) -> str:
 # a text passed off by others (网上有人贴一段说是「四分律卷八」的律文) is a text found: asked to be checked
 # (核对, 出处在哪), it is the app's own work, unless the app is asked to make or alter one itself
 _TOLD_PASSING = re.compile(r"(?:有人|别人|人家|网上|网络上|网路上|群里|书上|文章|帖子|某)[^。？！]{0,12}?"
-                           r"(?:说是|当作|当成|号称|声称|自称)"
-                           # … or a text the asker suspects later hands made (「我怀疑是后来律师们归纳编出来的，
-                           # 求个出处」): whether it is the canon's is asked, nothing is to be made
-                           r"|(?:怀疑|疑心|恐怕|会不会|是不是|可能)[^。？！]{0,4}?(?:后人|后世|后来|古人|别人|有人|他们|[^。？！]{1,4}们)"
-                           r"[^。？！]{0,8}?(?:编|造|杜撰|伪造|捏造|假托)")
+                           r"(?:说是|当作|当成|号称|声称|自称)")
+# … and so is a text the asker suspects later hands made (「我怀疑是后来律师们归纳编出来的，求个出处」):
+# whether it is the canon's is asked, nothing is to be made
+_SUSPECTED_MADE = re.compile(r"(?:怀疑|疑心|恐怕|会不会|是不是|可能)[^。？！]{0,4}?"
+                             r"(?:后人|后世|后来|古人|别人|有人|他们|[^。？！]{1,4}们)"
+                             r"[^。？！]{0,8}?(?:编|造|杜撰|伪造|捏造|假托)")
 
 
 def _checks_a_text_passed_by_others(q: str) -> bool:
     """Does a (simplified) text ask to check a text others passed off, asking the app to make none?"""
     rx = _made_text()
-    return bool(_TOLD_PASSING.search(q)) and bool(rx["seeking"].search(q)) and not rx["asked"].search(q) \
+    return bool(_TOLD_PASSING.search(q) or _SUSPECTED_MADE.search(q)) and bool(rx["seeking"].search(q)) and not rx["asked"].search(q) \
         and not rx["deceit"].search(q)
 
 
@@ -571,7 +577,7 @@ def _asks_only_precept(q: str) -> bool:
 
 
 def pattern_kind(text: str) -> str | None:
-    q = _unforbidden(simplify(text))
+    q = _read(text)
     # neither the structure nor the invent patterns apply to a text someone else made, nor to
     # one others pass off that the asker wants checked
     another = _made_by_another(q) or _checks_a_text_passed_by_others(q)
@@ -785,6 +791,12 @@ def _stands_alone(clause: str) -> bool:
     return _content(_CLASS_SUBJECT.sub("", simplify(clause))) > FOLLOW_UP
 
 
+# 「比丘尼跟男居士用LINE私聊，算不算违反…的规定？」: a question clause that opens with the verdict and
+# no subject of its own (算不算, 违不违反 …) asks it of the act just told, thing and all
+_JUDGES_THE_CASE = re.compile(r"\W*(?:这样|那)?(?:算不算|算是|算|犯不犯|犯了|违不违反|违反|违不违背|违背|合不合|"
+                              r"如不如法|属不属于|属于)")
+
+
 def _asked_of(sentence: str, clause_at: int) -> str:
     """Where a thing the texts never mention is asked of: the question clause alone when its last
     clause stands on its own (「坐高铁…，比丘尼受的戒为什么比比丘多」: the train is the occasion),
@@ -796,12 +808,6 @@ def _asked_of(sentence: str, clause_at: int) -> str:
             and not _JUDGES_THE_CASE.match(clause):
         return clause
     return sentence
-
-
-# 「比丘尼跟男居士用LINE私聊，算不算违反…的规定？」: a question clause that opens with the verdict and
-# no subject of its own (算不算, 违不违反 …) asks it of the act just told, thing and all
-_JUDGES_THE_CASE = re.compile(r"\W*(?:这样|那)?(?:算不算|算是|算|犯不犯|犯了|违不违反|违反|违不违背|违背|合不合|"
-                              r"如不如法|属不属于|属于)")
 
 
 _PRACTICE = re.compile(r"^(?:那)?(?:这样|这么做|这种做法|这种情况|这种事|如此|那样)")
@@ -968,8 +974,10 @@ def _is_asking(sentence: str) -> bool:
     return bool(own.strip()) and bool(asks(own) or _requests(own) or _PLEA.match(own))
 
 
+# 「到底怎么处理才能好起来？」: how an illness told is cured (Gate._takes_storys_kind)
+_CURE_ASKED = re.compile(r"(?:才能|才会|就能|就会|能不能|会不会)(?:好起来|好|痊愈|康复|恢复|退烧|消肿)(?![^，。？！]{0,2}[的些])"
+                         r"|好起来|好得快|治得好|治好")
 # 「我自己在家怎么处理比较好？」: the asker's own advice on the matter just told, its subject left out
-_CURE_ASKED = re.compile(r"(?:才能|才会|就能|就会|能不能|会不会)(?:好起来|好|痊愈|康复|恢复|退烧|消肿)(?![^，。？！]{0,2}[的些])|好起来|好得快|治得好|治好")
 _OWN_ADVICE = re.compile(r"\W*(?:我|弟子|末学)(?:自己)?[^，。？！]{0,8}?(?:怎么|如何|该)")
 _OWN_PLAN = re.compile(r"我[^，。？！]{0,12}[，,]?[^，。？！]{0,4}(?:要不要|该不该|还要不要|用不用|需不需要|是不是该|是不是要|能不能照常)")
 
@@ -1078,7 +1086,7 @@ class Gate:
         question of one part, with no Vinaya question beside it to be the case of;
         ``beside_vinaya``: a part of a question that holds a word of the Vinaya."""
         kind = pattern_kind(text)
-        q = _unforbidden(simplify(text))
+        q = _read(text)
         # (a monastic asking leave for his own act tells of himself as the texts' 比丘: only a request
         # for advice — 怎么办, 帮我 — is advice then)
         own_leave = _leave_of_monastic_asker(q) or _asks_ordination(q)
@@ -1509,7 +1517,7 @@ class Gate:
             return ((names_someone(text) or _identifies(q)) and _verdict_on_someone(q)
                     and not _asks_teaching_only(q))
         if kind == "invent":
-            q = _unforbidden(simplify(text))
+            q = _read(text)
             plain = _without_lookalikes("invent", q)
             asked = _requests(plain) and any(w in plain for w in _TEXT)
             # a text meant to deceive (「糊弄一下审稿人」「看起来靠谱…对不对我自己不管」: rules.json
