@@ -484,3 +484,22 @@ def test_a_part_s_leftover_topic_is_not_doubled_over_another_part_s_strong_one(e
         "我是出家师父，结夏安居期间接到电话说老家母亲住院了，要回去照顾几天。请问安居中间能不能离开寺院？"
         "要怎么请假，最多能走几天，不算破安居？").chosen()]
     assert "受日" in ids, ids
+
+
+def test_speech_dictated_without_marks_moves_on_at_its_fillers(engine):
+    """A question dictated by voice comes without punctuation; where a writer starts a new
+    sentence the speaker says 然后呢 / 就是说.  The illness is then the story and the leave asked
+    the question: read as one run, 住院开刀 made the whole a medical question and it was refused."""
+    q = "嗯我是沙弥下个礼拜寺里布萨我要回老家住院开刀去不了然后呢我该怎么跟大众请假是不是要托别的师父转告"
+    a = bridge.analyse(q)
+    assert [p.asks for p in a.parts] == [False, True]
+    assert a.parts[1].text.startswith("然后呢")
+    decision = engine.gate.decide(q, engine.matcher.match(q))
+    assert decision.outcome == "answer"
+    names = {n for m in engine.matcher.match(q).chosen() for n in m.topic.names}
+    assert "與欲" in names
+    # a filler after an announcement only (那个我想问一下) opens no part, and written text keeps
+    # its own sentences: 然后 after a comma goes on with the same one
+    a = bridge.analyse("那个我想问一下就是说佛陀入灭以后比丘们是怎样把戒律一条一条传下来的")
+    assert len(a.parts) == 1
+    assert len(bridge.analyse("我先在斋堂吃了饭，然后去大殿拜佛，这样可以吗？").parts) == 1

@@ -226,6 +226,9 @@ _FOLLOW_UP = re.compile(r"走?(?:程序|流程|手续|步骤)|处理|处置|对�
 _MONKS = re.compile(r"比丘(?!尼)|和尚(?!尼)|沙弥(?!尼)")   # 和尚尼: a nun's preceptor
 _MONKS_TOO = re.compile(r"比丘(?!尼)|大僧|僧尼|男众|二众|两众|二部")
 _STOPS = re.compile(r"[？?！!。；;\n]+")
+_FILLER = re.compile(r"然后呢?|就是说|还有就是|嗯|呃")
+RUN_ON = 20        # word characters without a mark around a filler at which a text reads as dictated
+FILLER_AFTER = 8   # … and what must have been said since the last cut (「那个我想问一下就是说…」 has said nothing)
 _LIST_MARKS = "、和及与"     # a list goes on after these: 「衣钵、一些钱、还有几件家具」 is one part
 # 「前几天」「好几件」「没什么大病」: a question word inside a phrase that tells, not asks
 # 「为了一位师父到底有没有犯戒的事吵翻了」: an either-or made a noun (…的事) is what a story is
@@ -269,6 +272,13 @@ def analyse(question: str) -> Analysis:
     for m in _splitters().finditer(q):
         if _opens_part(q, m.start(), cuts):
             cuts.add(m.start())
+    for m in _FILLER.finditer(q):
+        # 「…那个诵戒我那天发烧住院了去不了然后呢要怎么请假…」: speech dictated without punctuation
+        # moves on with 然后呢 / 就是说 where a writer starts a new sentence
+        last = max(c for c in cuts if c <= m.start())
+        if _unbroken(q, m.start()) >= RUN_ON and sum(
+                1 for i in range(last, m.start()) if is_word_char(q[i]) and i not in masked) >= FILLER_AFTER:
+            cuts.add(m.start())
     bounds = sorted(cuts)
     parts: list[Part] = []
     for a, b in zip(bounds, bounds[1:]):
@@ -304,6 +314,17 @@ def analyse(question: str) -> Analysis:
         for p in parts:
             p.asks = True
     return Analysis(question, q, masked, parts, bool(_nun_words().search(q)))
+
+
+def _unbroken(q: str, k: int) -> int:
+    """How many characters around ``k`` run without a punctuation mark or a space."""
+    a = k
+    while a > 0 and is_word_char(q[a - 1]):
+        a -= 1
+    b = k
+    while b < len(q) and is_word_char(q[b]):
+        b += 1
+    return b - a
 
 
 def _opens_part(q: str, k: int, cuts: set[int]) -> bool:
