@@ -1665,3 +1665,14 @@ def test_a_verdict_clause_asks_of_the_thing_in_the_act_just_told(engine):
     a clause with its own subject (出家人回俗家住几天…) leaves the train it came on as the occasion."""
     expect(engine, "比丘尼跟男居士用LINE私聊，算不算违反律里跟男子独处的规定？", "silent")
     expect(engine, "我昨天坐高铁回家探亲，出家人回俗家住几天算不算犯戒？", "answer")
+
+
+@pytest.mark.parametrize("question, thing", [("出家人能不能骑电动机车去托钵？", "电动机车"),
+                                             ("比丘可以坐朋友的電單車回寺嗎？", "电单车")])
+def test_a_scooter_by_its_taiwanese_or_cantonese_name_is_a_vehicle_the_texts_never_name(engine, question, thing):
+    """机车 in Taiwan and 电单车 in Hong Kong are the motor scooter: silent, and named as asked
+    (电单车 is no 单车, a bicycle); 机车 as Taiwanese slang for "annoying" names no vehicle."""
+    res = engine.ask(question)
+    assert res.to_json()["scope"]["outcome"] == "silent"
+    assert res.answer.text.startswith(f"律典对此无明文（{thing}")
+    assert decide(engine, "这位居士说话很机车，比丘可以当面骂他吗？").outcome == "answer"
