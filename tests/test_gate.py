@@ -1676,3 +1676,11 @@ def test_a_scooter_by_its_taiwanese_or_cantonese_name_is_a_vehicle_the_texts_nev
     assert res.to_json()["scope"]["outcome"] == "silent"
     assert res.answer.text.startswith(f"律典对此无明文（{thing}")
     assert decide(engine, "这位居士说话很机车，比丘可以当面骂他吗？").outcome == "answer"
+
+
+def test_what_comes_in_a_later_life_beside_a_vinaya_question_earns_the_doctrine_note(engine):
+    """Rebirth and its grades (再来人间几次, 下辈子, 上品往生) are the doctrine's, asked beside a question
+    of the Vinaya: the Vinaya part is answered and the rest gets the note — unless an offence is
+    named, whose 報 the texts themselves rank (篇聚名報篇)."""
+    expect(engine, "请问比丘尼受具足戒要几位师父在场？另外，受戒以后再来人间还要几次？", "scope_note", "doctrine")
+    expect(engine, "比丘犯了波罗夷，下辈子会怎样？律中怎么说？", "answer")
