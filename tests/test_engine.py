@@ -450,3 +450,12 @@ def test_a_runner_up_topics_commentary_is_raised_but_not_its_vinaya(engine):
     assert raised(res.materials) - raised(plain), "no runner-up section came into the commentary panes"
     assert [m.passage for m in res.materials if m.layer == "vinaya"] == \
         [m.passage for m in plain if m.layer == "vinaya"]
+
+
+def test_a_week_called_libai_is_no_bow(engine):
+    """礼拜 in everyday speech is also a week (下个礼拜, 两个礼拜): a question about missing next
+    week's 布薩 is not about prostrations; asked as a bow, 禮拜 is still the term."""
+    week = engine.ask("下个礼拜要布萨了，生病的比丘去不了怎么办？").to_json()["terms"]
+    assert not {"禮拜", "問訊", "禮足"} & set(week)
+    assert "布薩" in week
+    assert "禮拜" in engine.ask("比丘见了上座要怎么礼拜？").to_json()["terms"]

@@ -137,10 +137,12 @@ def _bigrams(s: str) -> set[str]:
 
 
 # Phrases naming the asker's subject rather than the topic: removed before matching, so that
-# 「出家人…」 does not match 出家 (ordination) nor 家人 (relatives).
+# 「出家人…」 does not match 出家 (ordination) nor 家人 (relatives); and 礼拜 in everyday speech for
+# a week (下个礼拜, 两个礼拜, 礼拜天), which is no bow (禮拜).
 _FRAME_PHRASES = re.compile(r"出家人|出家众|出家师父|出家的人|出家僧人|出家僧|出家修行的人|师父们|师父|法师们|法师|"
                             r"比丘们|僧人|和尚们|和尚|老和尚|佛弟子|律典里|律典中|律里|律中|戒律上|按戒律|按照戒律|佛陀|佛教里|佛教|"
-                            r"请问|请教|想请问")
+                            r"请问|请教|想请问|"
+                            r"(?:[上下这本每前]一?个?|[一两二三四五六七八九十几半]个多?)礼拜|礼拜[一二三四五六天日]")
 def frame_spans(q: str) -> list[tuple[int, int]]:
     return [m.span() for m in _FRAME_PHRASES.finditer(q)]
 
