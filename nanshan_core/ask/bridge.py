@@ -276,13 +276,12 @@ def analyse(question: str) -> Analysis:
         # 「…那个诵戒我那天发烧住院了去不了然后呢要怎么请假…」: speech dictated without punctuation
         # moves on with 然后呢 / 就是说 where a writer starts a new sentence
         last = max(c for c in cuts if c <= m.start())
-        if _unbroken(q, m.start()) >= RUN_ON and sum(
-                1 for i in range(last, m.start()) if is_word_char(q[i]) and i not in masked) >= FILLER_AFTER:
+        if _unbroken(q, m.start()) >= RUN_ON and _own(q, last, m.start(), masked) >= FILLER_AFTER:
             cuts.add(m.start())
     bounds = sorted(cuts)
     parts: list[Part] = []
     for a, b in zip(bounds, bounds[1:]):
-        content = sum(1 for i in range(a, b) if is_word_char(q[i]) and i not in masked)
+        content = _own(q, a, b, masked)
         if content == 0:
             continue
         # a fragment belongs to the part before it, and so does a short question that points back
@@ -314,6 +313,12 @@ def analyse(question: str) -> Analysis:
         for p in parts:
             p.asks = True
     return Analysis(question, q, masked, parts, bool(_nun_words().search(q)))
+
+
+def _own(q: str, a: int, b: int, masked: set[int]) -> int:
+    """How many characters of q[a:b] say something of the asker's own: word characters outside the
+    framing, address and self-introduction the analysis masked."""
+    return sum(1 for i in range(a, b) if is_word_char(q[i]) and i not in masked)
 
 
 def _unbroken(q: str, k: int) -> int:
@@ -359,8 +364,7 @@ def _ask_about_the_story(parts: list[Part], q: str, masked: set[int]) -> None:
     is asked about, not the asker introducing themselves."""
     for k, p in enumerate(parts):
         back = _POINTS_BACK.search(p.text) if p.asks else None
-        if not back or sum(1 for i in range(p.start, p.start + back.start())
-                           if is_word_char(q[i]) and i not in masked) > POINT_LEAD:
+        if not back or _own(q, p.start, p.start + back.start(), masked) > POINT_LEAD:
             continue
         j = k - 1
         while j >= 0 and not parts[j].asks and not _introduces(parts[j], q, masked):
@@ -377,8 +381,7 @@ _EXAMPLES = re.compile(r"比如|例如|譬如|诸如|像是[^，。]{0,20}之类
 def _introduces(part: Part, q: str, masked: set[int]) -> bool:
     """「师父您好，我在一座寺院做义工」「各位大德好，我是一名沙弥，准备明年受具足戒」: the
     asker introducing themselves, not the story the question is about."""
-    own = sum(1 for i in range(part.start, part.end) if is_word_char(q[i]) and i not in masked)
-    return bool(_INTRODUCES.match(part.text)) and own <= INTRO_ONLY
+    return bool(_INTRODUCES.match(part.text)) and _own(q, part.start, part.end, masked) <= INTRO_ONLY
 
 
 # 「只想请问」「只想先搞清楚」「这些对不对我先不问，」「…所以不敢问师父，想问你：」: the asker says

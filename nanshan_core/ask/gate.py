@@ -473,7 +473,8 @@ _SUSPECTED_MADE = re.compile(r"(?:怀疑|疑心|恐怕|会不会|是不是|可�
 def _checks_a_text_passed_by_others(q: str) -> bool:
     """Does a (simplified) text ask to check a text others passed off, asking the app to make none?"""
     rx = _made_text()
-    return bool(_TOLD_PASSING.search(q) or _SUSPECTED_MADE.search(q)) and bool(rx["seeking"].search(q)) and not rx["asked"].search(q) \
+    passed = _TOLD_PASSING.search(q) or _SUSPECTED_MADE.search(q)
+    return bool(passed) and bool(rx["seeking"].search(q)) and not rx["asked"].search(q) \
         and not rx["deceit"].search(q)
 
 

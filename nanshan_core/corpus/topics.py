@@ -213,8 +213,6 @@ class Skeleton:
             if other and other in self.topics:
                 have = {a.work for a in own}
                 own += [a for a in self.topics[other].anchors if a.work not in have
-                        # a Vinaya states a rule the nuns share with the monks in the nuns' list, and
-                        # tells its story and its 不犯 only at the monks' rule
                         or (other == t.same_as and a.layer == "vinaya")]
         # 尼眾別行篇 is where 行事鈔 (and 資持記 on it) treats a nuns' own rule: it stands beside
         # 比丘尼鈔's and 羯磨疏's notes on the rule, in every layer
