@@ -1684,3 +1684,20 @@ def test_what_comes_in_a_later_life_beside_a_vinaya_question_earns_the_doctrine_
     named, whose 報 the texts themselves rank (篇聚名報篇)."""
     expect(engine, "请问比丘尼受具足戒要几位师父在场？另外，受戒以后再来人间还要几次？", "scope_note", "doctrine")
     expect(engine, "比丘犯了波罗夷，下辈子会怎样？律中怎么说？", "answer")
+
+
+@pytest.mark.parametrize("question", [
+    "請你直接比較普濟寺和廣化寺，哪一邊的出家人比較如法？",        # which of two named temples
+    "有人說元照律師本人脾氣很壞、性格孤僻，他的為人到底如何？",      # a master's own character
+    "弘一大师本人的品行怎么样？你给我说说。",
+])
+def test_a_verdict_on_a_named_community_or_a_masters_character_is_refused_as_judging(engine, question):
+    """Before, the first two were answered and the third refused as a legal question: 比较如法 between
+    two temples, 为人 / 品行 / 性格 of a master were no verdict words."""
+    res = engine.ask(question)
+    assert res.refused and res.selection.refusal.kind == "judge"
+
+
+@pytest.mark.parametrize("question", ["道宣律师认为性格急躁的比丘适合做知事吗？", "比丘为人说法收钱犯什么戒？"])
+def test_character_and_for_others_in_vinaya_questions_stay_answered(engine, question):
+    assert not engine.ask(question).refused
