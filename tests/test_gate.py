@@ -1701,3 +1701,24 @@ def test_a_verdict_on_a_named_community_or_a_masters_character_is_refused_as_jud
 @pytest.mark.parametrize("question", ["道宣律师认为性格急躁的比丘适合做知事吗？", "比丘为人说法收钱犯什么戒？"])
 def test_character_and_for_others_in_vinaya_questions_stay_answered(engine, question):
     assert not engine.ask(question).refused
+
+
+@pytest.mark.parametrize("question", ["请用资持记的文风替我写一段解释，讲比丘为什么不能捉钱。",
+                                      "仿道宣律师的口吻写一条新的寺规，说是行事钞里的。"])
+def test_a_text_written_in_a_masters_or_a_works_manner_is_refused_as_invented(engine, question):
+    """Before, both were answered: 文风 / 口吻 of a named master or work was no sign of a text made
+    in his name."""
+    res = engine.ask(question)
+    assert res.refused and res.selection.refusal.kind == "invent"
+
+
+@pytest.mark.parametrize("question", ["请用白话的口吻写一段解释，说明非时食戒。", "道宣律师的文风有什么特点？"])
+def test_plain_words_and_a_masters_style_asked_about_stay_answered(engine, question):
+    assert not engine.ask(question).refused
+
+
+def test_a_transit_card_is_a_thing_the_texts_never_mention(engine):
+    """八达通 (Hong Kong's stored-value card) and 港铁 were unknown: the question was answered as if
+    the texts spoke of them."""
+    res = engine.ask("出家人可以用八达通坐港铁吗？")
+    assert res.answer is not None and res.answer.text.startswith("律典对此无明文")

@@ -389,6 +389,8 @@ def _made_text() -> dict[str, re.Pattern]:
     # made to look like the canon's (帮我写一句看起来像四分律原文的话); looking like it alone describes a
     # text found (网上有句话看起来像律文，请查出处)
     looks = f"(?:{make}|{alter})(?![了过])[^。？！?!]{{0,40}}(?:{_alternation(m['appearance'])})"
+    # written in a master's or a work's manner (用资持记的文风替他写一段, 仿道宣的口吻): made in his name
+    manner = f"(?:{named}|{_alternation(_vinaya_words())})[^。？！?!，,]{{0,4}}(?:{_alternation(m['manner'])})"
     # 「元照律师还写了哪些著作」: a text already made (写了, 编过) is told of, not asked for
     return {"made": re.compile(f"(?:{make}|{alter})(?![了过])[^。？！?!]{{0,14}}(?:{text})"
                                f"|(?:{text})[^。？！?!]{{0,10}}(?:{alter})|{whole}"),
@@ -399,7 +401,7 @@ def _made_text() -> dict[str, re.Pattern]:
                                 f"|(?:{request}|(?<!\\w)请)把[^。？！?!]{{0,20}}(?:{alter})"),
             # 「您要是也找不到，就照着…来一句」: made when the real text is not found; 「造一句元照律师
             # 的话」: made in a master's name
-            "passing": re.compile(f"{_alternation(m['passing'])}|{passed_as}|{looks}"
+            "passing": re.compile(f"{_alternation(m['passing'])}|{passed_as}|{looks}|{manner}"
                                   f"|(?:{_alternation(m['if_not_found'])})[^。？！?!]{{0,4}}?就"
                                   f"|(?:{make})(?:[一两几三四五六七八九十数]?[句段条则篇])?(?:{named})[^。？！?!]{{0,4}}的(?:话|原话|语录|教言)"),
             "deceit": re.compile(f"{_alternation(m['deceit'])}|{_unchecked(m)}|{looks}"),
