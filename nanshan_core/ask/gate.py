@@ -391,7 +391,7 @@ def _made_text() -> dict[str, re.Pattern]:
     looks = f"(?:{make}|{alter})(?![了过])[^。？！?!]{{0,40}}(?:{_alternation(m['appearance'])})"
     # written in a master's or a work's manner (用资持记的文风替他写一段, 仿道宣的口吻): made in his name;
     # a text found that only sounds like it (看起来像四分律的口气) is asked to be checked
-    manner = (f"(?:用|仿|仿照|模仿|学|照|照着|按|按照|以)(?:{named}|{_alternation(_vinaya_words())})"
+    manner = (f"(?:{_alternation(m['manner_by'])})(?:{named}|{_alternation(_vinaya_words())})"
               f"[^。？！?!，,]{{0,4}}(?:{_alternation(m['manner'])})")
     # 「元照律师还写了哪些著作」: a text already made (写了, 编过) is told of, not asked for
     return {"made": re.compile(f"(?:{make}|{alter})(?![了过])[^。？！?!]{{0,14}}(?:{text})"
