@@ -351,7 +351,8 @@ def test_a_surely_named_precepts_own_passages_are_quoted_where_they_fit_the_ques
     the match is sure (與女人期同行戒), but the terms (期行, 同道行 …) stand in neither the rule's 不犯
     (「不期，不犯」) nor 行事鈔's conditions of the offence (「四緣。一是尼。二共期。三同乘…」).  The
     topic's own passages are quoted where the question's own words fit them; before, those cards
-    marked nothing and the panes quoted other rules' sentences that held a term."""
+    marked nothing and the panes quoted other rules' sentences that held a term.  行事鈔's conditions
+    are quoted from the heading of the rule it refers to (answer._sentences)."""
     from nanshan_core.ask.answer import compose
     r = engine.ask("我是女居士，想开车载寺里的一位比丘去外地参加法会，车上还有别的同修。这样算不算跟女人约好一起走路？")
     assert r.selection.confidence >= 0.5 and "m.pc.30" in [m.topic.id for m in r.selection.topics]
@@ -362,8 +363,12 @@ def test_a_surely_named_precepts_own_passages_are_quoted_where_they_fit_the_ques
     def quoted(answer, layer, *marks):
         return [c.coord for c in answer.panes[layer] if all(fold(x) in fold(c.quote) for x in marks)]
     assert quoted(r.answer, "vinaya", "不期", "不犯") and not quoted(before, "vinaya", "不期", "不犯")
-    assert quoted(r.answer, "daoxuan", "共期", "同乘") and not quoted(before, "daoxuan", "共期", "同乘")
-    assert all(c.startswith("T40n1804") for c in quoted(r.answer, "daoxuan", "共期", "同乘"))
+    # 行事鈔 treats the rule as 「具犯同尼行戒」: its conditions are those of 與尼期行, read on from that
+    # rule's heading (no longer 同船's 「四緣。一是尼。二共期。三同乘上下」, a term-less sentence the
+    # question's words had chosen when the heading stood alone)
+    assert quoted(r.answer, "daoxuan", "具犯同尼行戒")
+    assert quoted(r.answer, "daoxuan", "與尼期行戒", "言許共行")
+    assert all(c.startswith("T40n1804") for c in quoted(r.answer, "daoxuan", "言許共行"))
 
 
 def test_each_part_of_a_question_of_several_has_its_own_rule_quoted_in_the_answer(engine):
@@ -459,3 +464,25 @@ def test_a_week_called_libai_is_no_bow(engine):
     assert not {"禮拜", "問訊", "禮足"} & set(week)
     assert "布薩" in week
     assert "禮拜" in engine.ask("比丘见了上座要怎么礼拜？").to_json()["terms"]
+
+
+def test_a_rules_heading_begins_the_sentence_it_heads():
+    # 行事鈔 lists a rule's conditions in short pieces and heads the next rule in one: the heading
+    # belongs to what follows, never to the previous rule's list
+    from nanshan_core.ask.answer import _sentences
+    text = "五緣。一他足食竟。二知。三發言強勸。四不作殘法。五前人食犯。非時食戒三十七。智論問曰。若法無時。云何聽時食遮非時食為戒。"
+    sents = [text[a:b] for a, b in _sentences(text)]
+    assert not any(s.endswith("非時食戒三十七。") for s in sents), sents
+    assert any(s.startswith("非時食戒三十七。智論問曰") for s in sents), sents
+
+
+def test_a_commentarys_treatment_of_the_asked_rule_is_quoted_from_its_heading_on(engine):
+    # 行事鈔's passage on 非時食 opens with the tail of 勸足食 (its 不犯 and 五緣); the material
+    # shows it, but its card leads with the asked rule's own treatment
+    r = engine.ask("比丘过了正午还可以吃点东西吗？")
+    own = [m for m in r.materials if m.source == "topic" and m.work == "T1804" and m.heading is not None
+           and m.text[m.heading:].startswith("非時食戒三十七")]
+    assert own, [(m.work, m.source, m.text[:20]) for m in r.materials]
+    m = own[0]
+    first = next(c for c in r.answer.panes["daoxuan"] if c.material == m.n)
+    assert first.level == "line" and first.offset >= m.heading, first.quote

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from ..corpus.pack import Pack
 from ..text import CLOSERS, FULL_STOP, is_word_char, sentence_spans
-from .retrieve import LAYERS, OTHER, Material, term_groups
+from .retrieve import LAYERS, OTHER, RULE_HEADING, Material, term_groups
 from .verify import Citation, verify
 
 if TYPE_CHECKING:
@@ -156,6 +156,18 @@ def _balanced(sent: str) -> str:
     return sent
 
 
+def _from_heading(m: Material, scored: list[_Pick]) -> list[_Pick]:
+    """The sentences a topic's own passage that opens with the previous rule's treatment
+    (Material.heading) leads with: the asked rule's, from its heading on, when one there carries
+    a term (勸足食's 不犯 and 五緣, before 「非時食戒三十七。」, had led 道宣's word on 非時食).  The
+    sentences before it may still be the material's second quote (_second): the question may ask
+    that rule too (屏與女坐 beside 獨與女人坐)."""
+    if m.heading is None:
+        return scored
+    after = [p for p in scored if p.at >= m.heading]
+    return after if any(p.score > 0 for p in after) else scored
+
+
 def best_sentence(m: Material, scored: list[_Pick]) -> _Pick:
     """The sentence of a material that carries the most term weight (ties: the earlier one)."""
     best = None
@@ -167,7 +179,10 @@ def best_sentence(m: Material, scored: list[_Pick]) -> _Pick:
 
 def _sentences(text: str, breaks: list[int] = ()) -> list[tuple[int, int]]:
     """Sentences, never across a paragraph break; a short one, or a question (頗有比丘斷人命不犯波羅夷耶？),
-    joined to what follows it in its paragraph (佛言：「有。誤殺者是。」)."""
+    joined to what follows it in its paragraph (佛言：「有。誤殺者是。」).  A rule's heading (RULE_HEADING)
+    always begins one and reads on into what follows: joined to the short pieces before it
+    (「五緣。一他足食竟。二知。……非時食戒三十七。」), it quoted the previous rule's 五緣 as 道宣's word on
+    非時食."""
     spans = []
     bounds = [0, *sorted(b for b in breaks if 0 < b < len(text)), len(text)]
     for lo, hi in zip(bounds, bounds[1:]):
@@ -176,12 +191,13 @@ def _sentences(text: str, breaks: list[int] = ()) -> list[tuple[int, int]]:
     out: list[list[int]] = []
     open_end = False        # the last piece asks a question or is too short to stand alone
     for a, b in spans:
-        if out and a not in starts and open_end and b - out[-1][0] <= MAX_QUOTE:
+        heading = RULE_HEADING.fullmatch(text[a:b].strip()) is not None
+        if out and a not in starts and open_end and not heading and b - out[-1][0] <= MAX_QUOTE:
             out[-1][1] = b
         else:
             out.append([a, b])
         piece = text[a:b].rstrip("".join(CLOSERS) + " ")
-        open_end = b - a < 8 or piece.endswith(("？", "?"))
+        open_end = b - a < 8 or piece.endswith(("？", "?")) or heading
     return [(a, b) for a, b in out]
 
 
@@ -201,7 +217,7 @@ def compose(pack: Pack, terms: list[str], materials: list[Material], weights: li
     if context is not None:
         for m in materials:
             _prefer_the_asked_detail(scored[m.n], context, max(weights, default=1.0), m.n in own)
-    picks = {m.n: best_sentence(m, scored[m.n]) for m in materials}
+    picks = {m.n: best_sentence(m, _from_heading(m, scored[m.n])) for m in materials}
     spent = [0.0]
 
     def checked(quote: str, n: int) -> Citation:
@@ -221,7 +237,7 @@ def compose(pack: Pack, terms: list[str], materials: list[Material], weights: li
     for m in materials:
         if m.n in own:
             termed = [p for p in scored[m.n] if p.termed]
-            said[m.n] = best_sentence(m, termed)
+            said[m.n] = best_sentence(m, _from_heading(m, termed))
             said_seconds[m.n] = _second(m, termed, said[m.n])
     panes = {layer: [checked(p.quote, m.n) for m in materials if m.layer == layer and picks[m.n].score > 0
                      for p in (picks[m.n], *seconds[m.n])] for layer in LAYERS}

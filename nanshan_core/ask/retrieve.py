@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING
 from whoosh import query as wq
 
 from ..corpus.pack import Pack, PassageRow, line_in_table
+from ..corpus.skeleton import NUMERALS
 from ..corpus.works import title_for
 from ..errors import CoordError
 from ..text import sentence_spans
@@ -48,6 +49,10 @@ if TYPE_CHECKING:
     from .context import Context
 
 LAYERS = ("vinaya", "daoxuan", "yuanzhao")
+COMMENTARY = ("daoxuan", "yuanzhao")
+# a rule's heading in a commentary that follows the rules in order: 行事鈔's 「非時食戒三十七。」, 戒本疏's
+# 「【疏】非時食戒三十七。」 (not 四分律's 「三十七竟」, which closes a rule)
+RULE_HEADING = re.compile(rf"(?:【[^】]{{1,2}}】)?[^\s。，、：；「」]{{1,12}}戒[{NUMERALS}]+。")
 KEPT_POSTINGS = 4         # posting tables kept in the user cache (one per pack built)
 OTHER = "other"          # works outside the three layers (a wider pack's 其他律部 / 其他注疏)
 
@@ -98,6 +103,10 @@ class Material:
     # paragraphs (Retriever._run_on): what stands on either side is not one continuous text, and
     # no quotation may run across one (verify.find)
     seams: list = field(default_factory=list)
+    # where in text a commentary's treatment of the asked rule begins, at the rule's heading
+    # (「非時食戒三十七。」), in a topic's own passage that opens with the previous rule's: its card
+    # leads with a sentence from here on (answer._from_heading), and the text before stays shown
+    heading: int | None = None
 
     def line_id_at(self, offset: int) -> int:
         """The printed line holding character ``offset`` of the shown text (D places quotes with it)."""
@@ -737,6 +746,9 @@ class Retriever:
         m = Material(0, layer, c.work, title, c.juan, c.fascicle, c.id, para_id, start, end,
                      text, "", source, round(score, 3), found, breaks, lines, seams=seams)
         m.start_coord = coord_at(self.pack, m, 0)
+        if source == "topic" and anchor and c.layer in COMMENTARY and start < anchor < end \
+                and RULE_HEADING.match(psg.text, anchor):
+            m.heading = anchor - start
         if c.work in self.other_works:
             m.group = self.pack.works[c.work].get("grp") or ""
         return m
