@@ -524,3 +524,18 @@ def test_a_nuns_rule_shared_with_the_monks_has_the_monks_rules_story_in_the_vina
     for x in shared:
         mine = skel.anchors(x)
         assert all(a in mine for a in skel.anchors(skel.get(x.same_as), "vinaya") if a.work == "T1428"), x.id
+
+
+@pytest.mark.parametrize("question, tid, line", [
+    ("出家人睡觉可以挂蚊帐吗？", "k.06.mosquito_net", "T22n1428_p0857b13"),       # 諸比丘得蚊厨，佛言：聽畜
+    ("佛陀允许在寺里挖一口水井吗？井边要不要装护栏？", "k.19.well", "T22n1428_p0941c18"),
+    ("寮房里有股臭味，可以点香或者挂香囊吗？", "k.20.room_odor", "T22n1428_p0958b24"),
+])
+def test_everyday_things_the_later_khandhakas_rule_on_are_topics(engine, question, tid, line):
+    """The small permissions of 衣, 房舍 and 雜犍度 (a mosquito net, a well, a room that smells) are
+    topics of their own: the question meets the procedure, and 四分律's passage that rules on it is
+    among the materials."""
+    r = engine.ask(question)
+    assert r.selection.topics and r.selection.topics[0].topic.id == tid, [m.topic.id for m in r.selection.topics]
+    lid = engine.pack.line(line).id
+    assert any(m.work == "T1428" and lid in m.line_ids() for m in r.materials)
