@@ -503,3 +503,12 @@ def test_speech_dictated_without_marks_moves_on_at_its_fillers(engine):
     a = bridge.analyse("那个我想问一下就是说佛陀入灭以后比丘们是怎样把戒律一条一条传下来的")
     assert len(a.parts) == 1
     assert len(bridge.analyse("我先在斋堂吃了饭，然后去大殿拜佛，这样可以吗？").parts) == 1
+
+
+def test_a_view_asked_about_is_framing_not_preaching():
+    # 「这种说法」「有没有说法」 ask what is held about a thing: never the act of preaching (說法),
+    # which 「为女人说法」 still names
+    a = bridge.analyse("这种说法对吗？比丘可以为女人说法吗？佛门里有没有说法？")
+    at = [i for i in range(len(a.simple)) if a.simple.startswith("说法", i)]
+    assert len(at) == 3
+    assert at[0] in a.masked and at[1] not in a.masked and at[2] in a.masked
