@@ -51,7 +51,9 @@ if TYPE_CHECKING:
 LAYERS = ("vinaya", "daoxuan", "yuanzhao")
 COMMENTARY = ("daoxuan", "yuanzhao")
 # a rule's heading in a commentary that follows the rules in order: 行事鈔's 「非時食戒三十七。」, 戒本疏's
-# 「【疏】非時食戒三十七。」 (not 四分律's 「三十七竟」, which closes a rule)
+# 「【疏】非時食戒三十七。」 (not 四分律's 「三十七竟」, which closes a rule).  The skeleton reads the same
+# form at build time (skeleton.Builder's 行事鈔 headings); that pattern is part of the pack's
+# fingerprint and matches folded text, so this one, on a material's shown text, stands apart
 RULE_HEADING = re.compile(rf"(?:【[^】]{{1,2}}】)?[^\s。，、：；「」]{{1,12}}戒[{NUMERALS}]+。")
 KEPT_POSTINGS = 4         # posting tables kept in the user cache (one per pack built)
 OTHER = "other"          # works outside the three layers (a wider pack's 其他律部 / 其他注疏)
@@ -867,7 +869,7 @@ def _slice_lines(table: list, start: int, end: int) -> list:
 # 律本's runner places too gained nothing there (−1) and let 四分律 passages of a runner topic push
 # out another Vinaya's exact hit (十誦律's 「頗有比丘斷人命不犯波羅夷耶」 for an accidental killing)
 LIFT = 2.0
-LIFT_LAYERS = ("daoxuan", "yuanzhao")
+LIFT_LAYERS = COMMENTARY
 TOPIC_BOOST = (2.0, 1.6, 1.4)   # passages inside the main topic's sections, the second's, the others'
 FIT_ALONE = 0.7                 # … and how well a passage without any term must fit the question to be chosen
 # a layer's passages taken from the main topic's places, the second's, the third's: each chosen
