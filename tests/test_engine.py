@@ -287,6 +287,17 @@ def test_a_rules_own_material_ends_where_the_next_rule_begins(engine):
     assert not any("尊者迦羅" in m.text for m in own)
 
 
+def test_a_material_shown_whole_reads_on_through_the_next_passage_of_its_paragraph(engine):
+    # 安居 passages are a long paragraph cut by size: the one on 受日 for a parent is shown whole,
+    # and the case asked (the mother who asks to see her son, 「爾時有母請比丘：大德來，我欲相見」)
+    # stands in the next cut, beyond what a run-on of 840 characters reached
+    res = engine.ask("夏安居期间母亲病了想见我，可以离开去看她吗？")
+    line = engine.pack.line("T22n1428_p0833b20").id
+    vinaya = [m for m in res.materials if m.work == "T1428"]
+    assert any(line in m.line_ids() for m in vinaya), [(m.start_coord, len(m.text)) for m in vinaya]
+    assert all(len(m.text) <= engine.retriever.quotas.run_on for m in res.materials)
+
+
 def test_a_topics_own_passages_come_on_top_of_a_works_share(engine):
     """A work's search and clue passages stay within its share of a layer; the chosen topic's own
     passages in that work do not use it up (they had pushed out the hit holding the detail)."""
