@@ -445,6 +445,25 @@ def test_a_combined_editions_material_reads_its_own_layer_on_over_the_other(engi
             assert not any(head in t for d, t in own.items() if r.chunks[d].layer != m.layer), (m.n, m.text[a:a + 12])
 
 
+def test_a_commentarys_material_reads_on_over_the_other_layers_paragraph_shown_on_its_own(engine):
+    """道宣's 疏 on how the under-robe is worn in India (「然西土之僧所有內衣…」) is followed by 元照's
+    記 on it and then by the 疏 on its length (「四分辨相唯明其非…」).  When 元照's pane shows that
+    記 as a material of its own, the 疏 material still reads on over it: the 記 is not shown in
+    道宣's pane either way, and it had ended the 疏 there."""
+    r = engine.retriever
+    fold = engine.pack.normalizer.fold
+    doc = next(d for d, c in enumerate(r.chunks)
+               if c.work == "X0714" and c.layer == "daoxuan" and fold("然西土之僧所有內衣") in r.folded_text(d))
+    assert r.chunks[doc + 1].layer == "yuanzhao" and r.chunks[doc + 2].layer == "daoxuan"
+    psg = engine.pack.passage(r.chunks[doc].id)
+    text, lines, breaks, seams = r._run_on(doc, psg.text, list(psg.lines), [], picked={doc + 1})
+    assert fold("四分辨相唯明其非") in fold(text), text[-40:]
+    assert seams and fold(text[seams[0]:seams[0] + 8]) == fold("【疏】四分辨相唯明")[:8]
+    # … but a passage of its own layer shown on its own still ends it
+    text2, _, _, _ = r._run_on(doc, psg.text, list(psg.lines), [], picked={doc + 2})
+    assert fold("四分辨相") not in fold(text2)
+
+
 def test_a_runner_up_topics_commentary_is_raised_but_not_its_vinaya(engine):
     """The topics ranked after the chosen ones (a sibling rule the bridge nearly chose: the height of
     a bed's legs beside 高廣大床) raise their sections in 道宣's and 元照's search, so the treatment of

@@ -778,13 +778,17 @@ class Retriever:
             if room < 60 or nxt >= len(self.chunks):
                 break
             n = self.chunks[nxt]
-            if n.fid != c.fid or nxt in self.block_openings or nxt in picked:
+            if n.fid != c.fid or nxt in self.block_openings:
                 break
             if n.layer != c.layer:
+                # (the other layer's paragraph is not shown here, so its being a material of its
+                # own — the 記 on this very 疏 — does not end this one)
                 if c.work not in self.combined_works or skipped >= self.SKIP_MAX:
                     break
                 skipped += 1
                 continue
+            if nxt in picked:
+                break
             psg = self.pack.passage(n.id)
             cut = 0
             for a, b in sentence_spans(psg.text, 0, len(psg.text), max_len=60):
