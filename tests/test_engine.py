@@ -464,6 +464,18 @@ def test_a_commentarys_material_reads_on_over_the_other_layers_paragraph_shown_o
     assert fold("四分辨相") not in fold(text2)
 
 
+def test_the_shu_reads_on_though_the_ji_after_it_is_shown_on_its_own(engine):
+    # asked how long the under-robe is worn, 道宣's 疏 on its length (「四分辨相唯明其非…」) is one
+    # material and 元照's 記 right after it (「二分齊中…」) another, in 元照's pane; the 疏 still reads
+    # on to its next paragraph, on the belt (「問如上明相裙以繩束…」), instead of stopping at the 記
+    fold = engine.pack.normalizer.fold
+    res = engine.ask("出家人的下裙应该穿多长？到脚踝还是膝盖？")
+    ji = [m for m in res.materials if m.work == "X0714" and m.layer == "yuanzhao"]
+    assert any(fold(m.text).startswith(fold("二分齊中")) for m in ji), [m.text[:10] for m in ji]
+    shu = [m for m in res.materials if m.work == "X0714" and m.layer == "daoxuan" and fold("四分辨相唯明其非") in fold(m.text)]
+    assert shu and fold("問如上明相裙以繩束") in fold(shu[0].text), [m.text[-30:] for m in shu]
+
+
 def test_a_runner_up_topics_commentary_is_raised_but_not_its_vinaya(engine):
     """The topics ranked after the chosen ones (a sibling rule the bridge nearly chose: the height of
     a bed's legs beside 高廣大床) raise their sections in 道宣's and 元照's search, so the treatment of

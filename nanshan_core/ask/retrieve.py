@@ -732,7 +732,7 @@ class Retriever:
         lines = _slice_lines(psg.lines, start, end)
         breaks = [base - start for base, _, _ in psg.pieces if start < base < end]
         seams: list[int] = []
-        if end == len(psg.text) and doc + 1 not in picked:   # a picked next passage is its own material
+        if end == len(psg.text):       # (_run_on stops at a next passage of its layer that is a material)
             text, lines, breaks, seams = self._run_on(doc, text, lines, breaks, picked)
         # a topic's own passage ends where the next rule's story begins after its anchor (「……三十
         # 七竟」); a passage found by search keeps its tail, where the words it was found by may stand
