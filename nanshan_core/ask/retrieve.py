@@ -732,7 +732,7 @@ class Retriever:
         lines = _slice_lines(psg.lines, start, end)
         breaks = [base - start for base, _, _ in psg.pieces if start < base < end]
         seams: list[int] = []
-        if end == len(psg.text):       # (_run_on stops at a next passage of its layer that is a material)
+        if end == len(psg.text):
             text, lines, breaks, seams = self._run_on(doc, text, lines, breaks, picked)
         # a topic's own passage ends where the next rule's story begins after its anchor (「……三十
         # 七竟」); a passage found by search keeps its tail, where the words it was found by may stand
@@ -752,7 +752,7 @@ class Retriever:
         m = Material(0, layer, c.work, title, c.juan, c.fascicle, c.id, para_id, start, end,
                      text, "", source, round(score, 3), found, breaks, lines, seams=seams)
         m.start_coord = coord_at(self.pack, m, 0)
-        if source == "topic" and anchor and c.layer in COMMENTARY and start < anchor < end \
+        if source == "topic" and anchor is not None and c.layer in COMMENTARY and start < anchor < end \
                 and RULE_HEADING.match(psg.text, anchor):
             m.heading = anchor - start
         if c.work in self.other_works:
@@ -767,7 +767,10 @@ class Retriever:
         sentence a reader needs (the 不犯 clause after a rule, 元照's gloss after the
         疏 words it explains) is often just across the cut.  In a combined edition the next
         paragraphs of the material's own layer stand behind the other layer's (記 after 疏 after
-        記): the material reads its own layer on over them, as the 疏 and the 記 once stood alone."""
+        記): the material reads its own layer on over them, as the 疏 and the 記 once stood alone.
+        It stops at a passage of its own layer that is a material itself (``picked``); the other
+        layer's paragraphs it reads over are not shown here, picked or not (a 疏 whose 記 was
+        元照's material had stopped there)."""
         nxt = doc
         c = self.chunks[doc]
         skipped = 0
@@ -781,8 +784,6 @@ class Retriever:
             if n.fid != c.fid or nxt in self.block_openings:
                 break
             if n.layer != c.layer:
-                # (the other layer's paragraph is not shown here, so its being a material of its
-                # own — the 記 on this very 疏 — does not end this one)
                 if c.work not in self.combined_works or skipped >= self.SKIP_MAX:
                     break
                 skipped += 1
