@@ -240,6 +240,28 @@ def test_eval_counts_a_gold_passage_as_quoted_only_when_the_answer_shows_it(engi
     assert not gold_quoted(engine, {"coord": card.coord}, res, cards=False)
 
 
+def test_eval_reports_recall_per_work_under_each_layers_own_title(engine, cbeta_dir, tmp_path):
+    """A layer's recall hides which of its works the misses stand in: the report splits it by work,
+    a combined edition under the title of the layer's own text (X0714's 元照 gold is 行宗記's)."""
+    import json
+    from conftest import EVAL_DEV
+    from nanshan_core.tools.evaluate import format_report, run
+    rows = [json.loads(x) for x in EVAL_DEV.read_text(encoding="utf-8").splitlines() if x.strip()]
+    subset = [r for r in rows if r["id"] in ("dev-03", "dev-05", "dev-26")]
+    path = tmp_path / "three.jsonl"
+    path.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in subset), encoding="utf-8")
+    s = run(engine, path, cbeta_dir)
+    by_work = {(r["work"], r["layer"]): r for r in s["recall_by_work"]}
+    gold = [(g["work"], g["layer"]) for r in subset for g in r["gold"]]
+    assert {k: v["of"] for k, v in by_work.items()} == {k: gold.count(k) for k in set(gold)}
+    assert sum(r["hit"] for r in s["recall_by_work"]) == s["recall"]["overall"]["hit"]
+    assert by_work[("X0714", "yuanzhao")]["title"] == "行宗記"
+    assert by_work[("X0714", "daoxuan")]["title"] == "戒本疏"
+    assert by_work[("T1428", "vinaya")]["title"] == "四分律"
+    line = next(x for x in format_report(s, summary_only=True).splitlines() if x.startswith("按典籍召回"))
+    assert "四分律" in line and "行宗記" in line
+
+
 def test_no_answer_quotes_a_line_of_a_ke_table(engine):
     """科 tables (三十七非時食戒五句┐) outline headings with box-drawing characters: they name a topic
     and say nothing about it, so neither the answer nor a card quotes them."""
