@@ -680,6 +680,16 @@ def test_a_case_that_asks_advice_of_its_own_still_earns_its_note(engine, questio
     assert d.outcome == "scope_note" and d.kind == kind
 
 
+def test_a_follow_up_met_only_by_shared_characters_beside_a_sure_request_is_not_a_vinaya_part(engine):
+    """「家里人天天念经，亡者能不能听到？」 after asking where the dead go shares characters with some
+    topic, but nothing in it names the Vinaya: it continues the doctrine request, which is refused,
+    not answered with a scope note.  A Vinaya part beside a request (比丘…吃药) still earns the note."""
+    d = decide(engine, "人死了以后意识去了哪里？家里人天天念经，亡者能不能听到？")
+    assert (d.outcome, d.kind) == ("refuse", "doctrine")
+    d = decide(engine, "比丘生病了可以吃药吗？另外我胃疼该吃什么药？")
+    assert (d.outcome, d.kind) == ("scope_note", "medical")
+
+
 def test_a_text_to_be_signed_with_a_masters_name_is_refused_as_invented(engine):
     res = engine.ask("我写了一段劝人惜福的白话，请法师改成文言，落款署道宣律师之名，登在寺刊上。")
     assert res.refused and res.selection.refusal.kind == "invent"
