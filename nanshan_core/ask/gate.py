@@ -1556,14 +1556,12 @@ class Gate:
         out: dict[int, float] = {}
         firm: dict[int, float] = {}
         for i, part in enumerate(a.parts):
-            scored = self.matcher.score_part(a, part)
             # firm evidence counts in full; the loose channel at most LOOSE_SUBJECT, however much
             # the bridge trusts it for choosing among topics; a phrasing met only in other words
             # (「買黃金」 ~ 金銀) chooses among topics but is no sign that the Vinaya is asked
-            out[i] = max((m.score - m.loose - m.fuzzy + LOOSE_SUBJECT * m.loose / bridge.LOOSE_WEIGHT
-                          for m in scored),
-                         default=0.0)
-            firm[i] = max((m.score - m.loose - m.fuzzy for m in scored), default=0.0)
+            own = [(m.score - m.loose - m.fuzzy, m.loose) for m in self.matcher.score_part(a, part)]
+            out[i] = max((f + LOOSE_SUBJECT * loose / bridge.LOOSE_WEIGHT for f, loose in own), default=0.0)
+            firm[i] = max((f for f, _ in own), default=0.0)
         return out, firm
 
 

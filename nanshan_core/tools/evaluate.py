@@ -247,11 +247,9 @@ def _by_work(gold: list[dict]) -> list[dict]:
     groups: dict[tuple[str, str], list[dict]] = {}
     for g in gold:
         groups.setdefault((g["work"], g["layer"]), []).append(g)
-    catalog, rows = works.catalog(), []
-    for (work, layer), mine in groups.items():
-        short = catalog[work].short if work in catalog else work
-        rows.append({"work": work, "layer": layer, "title": works.title_for(work, layer, short),
-                     **_ratio(sum(g["hit"] for g in mine), len(mine))})
+    rows = [{"work": work, "layer": layer, "title": works.title_for(work, layer, works.work_info(work).short),
+             **_ratio(sum(g["hit"] for g in mine), len(mine))}
+            for (work, layer), mine in groups.items()]
     return sorted(rows, key=lambda r: (-r["of"], r["work"], r["layer"]))
 
 
