@@ -32,7 +32,7 @@ RUNS = ROOT / "eval_runs"
 DEV = ROOT.parent / "shared" / "eval" / "questions-dev.jsonl"
 # blind scope sets written after the older halves, kept apart so that a candidate judged on the
 # older halves can still be measured on questions nobody has tried anything on
-FRESH = ("r26", "wild24", "judge25")
+FRESH = ("r26", "wild24", "judge25", "person27")
 TUNE_GROUPS = ("dev", "bridge-tune", "scope-tune", "scope-fresh-tune", "scope-cv")
 
 
