@@ -27,6 +27,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from eval_diff import changes  # noqa: E402  (the bridge's question-by-question difference)
+from nanshan_core.tools.evaluate import _rows  # noqa: E402
 EVAL = ROOT / "tests" / "eval"
 RUNS = ROOT / "eval_runs"
 DEV = ROOT.parent / "shared" / "eval" / "questions-dev.jsonl"
@@ -134,26 +137,23 @@ def worse(before: dict[str, int], after: dict[str, int]) -> list[str]:
     return [k for k in before if (after[k] > before[k] if k in LOWER_IS_BETTER else after[k] < before[k])]
 
 
-def _changed_questions(a: dict, b: dict) -> list[tuple[str, str, str]]:
-    """(id, before, after) of each question whose result differs."""
-    def key(q: dict) -> str:
-        if "outcome" in q:
-            return f"{q['outcome']}/{q.get('got_kind') or '-'}"
-        return "".join("+" if g else "-" for g in q.get("gold", [])) + f" topic={q.get('topic_hit')}"
+def _changed_questions(a: dict, b: dict) -> list[tuple[str, str]]:
+    """(id, what changed) of each question whose result differs: a scope question's outcome and
+    kind, a bridge question's gold found and main topic (eval_diff.changes)."""
+    if "recall" in a:
+        return [(line.split("：", 1)[0], line.split("：", 1)[1]) for line in changes(a, b)]
+    def outcome(q: dict) -> str:
+        return f"{q['outcome']}/{q.get('got_kind') or '-'}"
     pb = {q["id"]: q for q in b["per_question"]}
-    return [(q["id"], key(q), key(pb[q["id"]])) for q in a["per_question"] if q["id"] in pb and key(q) != key(pb[q["id"]])]
-
-
-def _questions(path: Path) -> dict[str, str]:
-    rows = (json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
-    return {r["id"]: r["question"] for r in rows}
+    return [(q["id"], f"{outcome(q)} → {outcome(pb[q['id']])}") for q in a["per_question"]
+            if q["id"] in pb and outcome(q) != outcome(pb[q["id"]])]
 
 
 def compare(before: str, after: str, group: str) -> int:
     """Print what changed; exit 1 when a file's figure got worse."""
     a, b = _outputs(before, group), _outputs(after, group)
     texts = group in TUNE_GROUPS
-    files = dict((p.name, p) for p in group_files(group))
+    files = {p.name: p for p in group_files(group)}
     bad = 0
     for name in a:
         if name not in b:
@@ -164,9 +164,10 @@ def compare(before: str, after: str, group: str) -> int:
             bad += bool(got_worse)
             moved = ", ".join(f"{k} {fa[k]}→{fb[k]}" for k in fa if fa[k] != fb[k])
             print(f"{name}: {moved}" + (f"  （变差：{'、'.join(got_worse)}）" if got_worse else ""))
-        asked = _questions(files[name]) if texts and name in files and files[name].exists() else {}
-        for qid, x, y in _changed_questions(a[name], b[name]):
-            print(f"  {qid}: {x} → {y}" + (f"  {asked[qid][:80]}" if qid in asked else ""))
+        asked = {r["id"]: r["question"] for r in _rows(files[name])} \
+            if texts and name in files and files[name].exists() else {}
+        for qid, change in _changed_questions(a[name], b[name]):
+            print(f"  {qid}: {change}" + (f"  {asked[qid][:80]}" if qid in asked else ""))
     ta, tb = group_totals(a), group_totals(b)
     print(f"{group} 合计：" + ", ".join(f"{k} {ta[k]}→{tb[k]}" for k in ta))
     return 1 if bad or worse(ta, tb) else 0
