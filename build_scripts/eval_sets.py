@@ -35,7 +35,10 @@ RUNS = ROOT / "eval_runs"
 DEV = ROOT.parent / "shared" / "eval" / "questions-dev.jsonl"
 # blind scope sets written after the older halves, kept apart so that a candidate judged on the
 # older halves can still be measured on questions nobody has tried anything on
-FRESH = ("r26", "wild24", "judge25", "person27")
+FRESH = ("r26", "wild24", "judge25", "person27", "mix28")
+# which fresh test halves have judged a candidate, and so are no clean measure of a like rule:
+# r26, wild24, judge25 and person27 judged K (the classifier's own reading of a verdict; stops
+# 61-62, dropped: near-misses refused); mix28 (stop 62, all seven kinds) has judged nothing yet
 TUNE_GROUPS = ("dev", "bridge-tune", "scope-tune", "scope-fresh-tune", "scope-cv")
 
 
