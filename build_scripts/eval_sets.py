@@ -23,6 +23,7 @@ import argparse
 import json
 import subprocess
 import sys
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -118,11 +119,10 @@ def figures_of(d: dict) -> dict[str, int]:
 
 
 def group_totals(outputs: dict[str, dict]) -> dict[str, int]:
-    total: dict[str, int] = {}
+    total: Counter[str] = Counter()
     for d in outputs.values():
-        for k, v in figures_of(d).items():
-            total[k] = total.get(k, 0) + v
-    return total
+        total.update(figures_of(d))      # update (not +) keeps a figure that sums to 0
+    return dict(total)
 
 
 def _of(outputs: dict[str, dict]) -> str:
@@ -144,7 +144,7 @@ def _changed_questions(a: dict, b: dict) -> list[tuple[str, str]]:
     """(id, what changed) of each question whose result differs: a scope question's outcome and
     kind, a bridge question's gold found and main topic (eval_diff.changes)."""
     if "recall" in a:
-        return [(line.split("：", 1)[0], line.split("：", 1)[1]) for line in changes(a, b)]
+        return [(qid, change) for qid, _, change in (line.partition("：") for line in changes(a, b))]
     def outcome(q: dict) -> str:
         return f"{q['outcome']}/{q.get('got_kind') or '-'}"
     pb = {q["id"]: q for q in b["per_question"]}
