@@ -338,6 +338,29 @@ def test_the_admonitions_of_the_karma_commentary_are_placed_at_their_rules(full_
     assert pair("n.pc.50") == (None, None)
 
 
+def test_the_karma_commentarys_list_of_sangha_karmas_places_the_procedures_it_names(full_pack, skel):
+    """羯磨疏 goes through the 僧法羯磨 one by one under number and name (「十七十八訶責并解者」), 濟緣記
+    after each: a procedure or 滅諍 so named has that 疏 and 記 as its X0728 places.  依止 there is
+    the punishment (依止羯磨), not the teacher a new monk lives by; 「差人懺白衣」 is no place of the
+    lay clothing 衣揵度 forbids; a hand-placed procedure (覆藏) keeps its own place."""
+    def pair(tid):
+        by = {a.role: a for a in skel.get(tid).anchors if a.work == "X0728"}
+        return by.get("treatment"), by.get("explains")
+    for tid, words in (("k.11.tajjaniya", "十七十八訶責并解者"), ("k.11.niyassa", "二十一二與依止并解者"),
+                       ("k.12.mulayapatikassana", "三十二與本日治者"), ("k.20.overturned_bowl", "五十三與覆鉢法者"),
+                       ("m.as.3", "三十六不癡者"), ("m.as.7", "二十八草覆法者"), ("k.16.amulha", "三十六不癡者")):
+        shu, ji = pair(tid)
+        assert shu is not None and shu.layer == "daoxuan", (tid, shu)
+        line = full_pack.line_by_id(shu.line)         # a heading may run on to the next line
+        assert (line.text[shu.col:] + full_pack.line_by_id(line.id + 1).text).startswith(words), (tid, line.coord)
+        assert ji is not None and ji.layer == "yuanzhao" and 0 < ji.line - shu.line < 12, (tid, ji)
+    assert not any("依止并解" in full_pack.line_by_id(a.line).text
+                   for a in skel.get("k.01.nissaya").anchors if a.work == "X0728")
+    assert not any(a.work == "X0728" for a in skel.get("k.06.lay_clothing").anchors)
+    parivasa = [a for a in skel.get("k.12.parivasa").anchors if a.work == "X0728"]
+    assert parivasa and not any("與覆藏法" in full_pack.line_by_id(a.line).text for a in parivasa)
+
+
 def test_a_chao_sections_vinaya_places_are_the_passages_it_quotes(engine, skel):
     """行事鈔 treats a section of practice by quoting the 律 where it says so; the 四分律 passages
     holding most of its rare words are the section's 律本 places.  瞻病送終篇's caregivers and

@@ -79,6 +79,11 @@ CITED_SPAN = 60          # 鈔 passages of a section read for its quotations (as
 QUOTING_KEEP = 3         # 行事鈔 passages quoting a 犍度 procedure's 律 that become its 道宣 places
 QUOTING_LEAST = 3        # … each sharing at least this many rare 3-grams with the procedure's 律 passages
 QUOTING_SPAN = 6         # … of the first passages of its section (where its own subject is ruled on)
+KARMA_LIST_MIN = 10      # numbered 疏 headings rising this long are 羯磨疏's list of the 僧法羯磨, not a 疏's points
+KARMA_FORM = ("并解", "羯磨", "毘尼", "法")   # what names a karma's form (and its revoking), not its subject
+KARMA_FORM_EDGE = r"^(?:與|差人|差)|[白和]$"   # 「與依止」 gives it, 「差人行籌」 appoints to it, 「論法白」 announces it
+KARMA_NAME_LEAST = 0.4   # likeness of a listed karma's name to a topic's name (every character of it in the name)
+_NUM = "(?:[二三四五]?十)?[一二三四五六七八九]?"
 
 
 @dataclass
@@ -530,6 +535,17 @@ def _rising(seq: list[Heading]) -> list[Heading]:
     return out[::-1]
 
 
+def _rising_runs(heads: list[Heading]) -> list[list[Heading]]:
+    """The headings cut where their numbers stop rising (a numbered list ends, another begins)."""
+    runs: list[list[Heading]] = []
+    for h in heads:
+        if runs and h.num > runs[-1][-1].num:
+            runs[-1].append(h)
+        else:
+            runs.append([h])
+    return runs
+
+
 def assign_by_order(heads: list[Heading], topics: list["Topic"], stream: Stream) -> dict[tuple[str, int], Heading]:
     """Give numbered headings their rule when the text has no recitation headers (行事鈔, 資持記).
 
@@ -706,6 +722,7 @@ class Builder:
             self.precepts(order)
         self.admonitions()
         self.khandhakas()
+        self.karma_list()
         self.pian()
         self.close_sections()
         self.quoted_vinaya()
@@ -823,6 +840,57 @@ class Builder:
         bounds = [h.offset for _, h in placed[1:]] + [len(s.text)]
         for (t, h), nxt in zip(placed, bounds):
             self._shu_and_ji(t, s, h.offset, min(nxt, h.offset + ADMONITION_SPAN), "X0728")
+
+    def karma_list(self) -> None:
+        """羯磨疏 (X0728) goes through the 僧法羯磨 隨機羯磨 counts in its first 篇 (單白 39, 白二 57,
+        白四 38) one by one, each under its number and name, 濟緣記 after it: 「十七十八訶責并解者…」,
+        「三十二與本日治者…」, 「三十六不癡者…」.  A procedure or 滅諍 named by such a heading has there
+        its 疏 and 記, where no hand phrase placed it in X0728 already (admonitions() places the 諫)."""
+        found = self._chapter("X0728", "集法緣成篇")
+        if found is None:
+            return
+        s, part = found
+        heads = [h for h in headings(s, rf"(?:(?<=\n)|(?<=[。也]))(?P<num>{_NUM})(?:及?{_NUM})(?P<name>[^者。\n也]{{1,10}}?)者",
+                                     part.start, part.end) if h.num and s.layer_at(h.offset) == "daoxuan"]
+        listed = [h for run in _rising_runs(heads) if len(run) >= KARMA_LIST_MIN for h in run]
+        opens = [h.offset for h in listed if s.record_at(h.offset)[1] == 0] + [part.end]
+        candidates = [t for t in self.topics.values() if t.cls in ("procedure", "as")]
+        placed: set[str] = set()
+        for h in listed:
+            if h.name.startswith("諫"):
+                continue
+            for t in self._karma_named(h.name, candidates):
+                t = self.topics.get(t.same_as, t) if t.same_as else t
+                if t.id in placed or any(a.work == "X0728" for a in t.anchors):
+                    continue
+                placed.add(t.id)
+                self._shu_and_ji(t, s, h.offset, next(o for o in opens if o > h.offset), "X0728")
+
+    def _karma_named(self, name: str, topics: list[Topic]) -> list[Topic]:
+        """The topics a listed karma's name names: the likest by name once the words of its form are
+        set aside (依止 is 依止羯磨), each of its characters in the topic's name (懺白衣 is not 白衣法);
+        of equals, those known as a 羯磨 (依止 the punishment, not the teacher one lives by)."""
+        def core(x: str) -> str:
+            x = self.fold(x)
+            for w in KARMA_FORM:
+                x = x.replace(self.fold(w), "")
+            return re.sub(self.fold(KARMA_FORM_EDGE), "", x)
+
+        def grams(x: str) -> set[str]:
+            return {x[k:k + 2] for k in range(len(x) - 1)} | set(x)
+        c = core(name)
+        if len(c) < 2:
+            return []
+        scored = []
+        for t in topics:
+            w = max((len(grams(c) & grams(n)) / len(grams(c) | grams(n))
+                     for n in map(core, t.names) if n and set(c) <= set(n)), default=0.0)
+            if w >= KARMA_NAME_LEAST:
+                scored.append((w, any(n.endswith("羯磨") for n in t.names), t))
+        if not scored:
+            return []
+        best = max(scored, key=lambda x: x[:2])[:2]
+        return [t for w, karma, t in scored if (w, karma) == best]
 
     def sifenlu(self, order: str, topics: list[Topic]) -> None:
         """四分律: each rule's final statement inside its 分's chapters of the rules, then its 不犯."""
