@@ -339,6 +339,11 @@ def _bigrams(s: str) -> set[str]:
     return {s[i:i + 2] for i in range(len(s) - 1)}
 
 
+def _name_grams(name: str) -> set[str]:
+    """A name's characters and bigrams: what two names of one thing share (食䔉 / 食蒜)."""
+    return _bigrams(name) | set(name)
+
+
 def align_rules(rule_texts: list[str], stream: Stream, start: int, end: int,
                 ordered: bool = True, minimum: float = ALIGN_MIN,
                 common: frozenset[str] = frozenset(),
@@ -601,8 +606,7 @@ def assign_by_names(heads: list[Heading], topics: list["Topic"], fold: Callable[
     only where its neighbours put it.  ``names``: what a rule is known by (its names);
     ``numbered``: a heading's number, where it has one, is the rule's number in its class."""
     def grams(name: str) -> set[str]:
-        x = fold(name).replace(fold("戒"), "")
-        return {x[k:k + 2] for k in range(len(x) - 1)} | set(x)
+        return _name_grams(fold(name).replace(fold("戒"), ""))
     hg = [grams(h.name) for h in heads]
     tg = [[grams(nm) for nm in (names(t) if names else t.names)] for t in topics]
 
@@ -842,7 +846,7 @@ class Builder:
             self._shu_and_ji(t, s, h.offset, min(nxt, h.offset + ADMONITION_SPAN), "X0728")
 
     def karma_list(self) -> None:
-        """羯磨疏 (X0728) goes through the 僧法羯磨 隨機羯磨 counts in its first 篇 (單白 39, 白二 57,
+        """羯磨疏 (X0728) goes through the 僧法羯磨 that 隨機羯磨 counts in its first 篇 (單白 39, 白二 57,
         白四 38) one by one, each under its number and name, 濟緣記 after it: 「十七十八訶責并解者…」,
         「三十二與本日治者…」, 「三十六不癡者…」.  A procedure or 滅諍 named by such a heading has there
         its 疏 and 記, where no hand phrase placed it in X0728 already (admonitions() places the 諫)."""
@@ -861,6 +865,7 @@ class Builder:
                 continue
             for t in self._karma_named(h.name, candidates):
                 t = self.topics.get(t.same_as, t) if t.same_as else t
+                # a topic's place is the first karma naming it (與覆鉢, not 解覆鉢 after it)
                 if t.id in placed or any(a.work == "X0728" for a in t.anchors):
                     continue
                 placed.add(t.id)
@@ -875,15 +880,12 @@ class Builder:
             for w in KARMA_FORM:
                 x = x.replace(self.fold(w), "")
             return re.sub(self.fold(KARMA_FORM_EDGE), "", x)
-
-        def grams(x: str) -> set[str]:
-            return {x[k:k + 2] for k in range(len(x) - 1)} | set(x)
         c = core(name)
         if len(c) < 2:
             return []
         scored = []
         for t in topics:
-            w = max((len(grams(c) & grams(n)) / len(grams(c) | grams(n))
+            w = max((len(_name_grams(c) & _name_grams(n)) / len(_name_grams(c) | _name_grams(n))
                      for n in map(core, t.names) if n and set(c) <= set(n)), default=0.0)
             if w >= KARMA_NAME_LEAST:
                 scored.append((w, any(n.endswith("羯磨") for n in t.names), t))
