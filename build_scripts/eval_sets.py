@@ -39,7 +39,8 @@ DEV = ROOT.parent / "shared" / "eval" / "questions-dev.jsonl"
 FRESH = ("r26", "wild24", "judge25", "person27", "mix28")
 # which fresh test halves have judged a candidate, and so are no clean measure of a like rule:
 # r26, wild24, judge25 and person27 judged K (the classifier's own reading of a verdict; stops
-# 61-62, dropped: near-misses refused); mix28 (stop 62, all seven kinds) has judged nothing yet
+# 61-62, dropped: near-misses refused); all five judged MW (stop 63: a master followed by his work
+# before a word of manner, 「仿元照律师《资持记》里的笔法」, made invent; +0 held, dropped)
 TUNE_GROUPS = ("dev", "bridge-tune", "scope-tune", "scope-fresh-tune", "scope-cv")
 
 
