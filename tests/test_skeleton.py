@@ -322,20 +322,23 @@ def test_a_nuns_rule_has_dao_xuans_notes_in_the_nuns_chao(full_pack, skel):
     assert not any(treatment(t.id) for t in skel.topics.values() if t.id.startswith("m."))
 
 
+def _karma_commentary_pair(skel, tid):
+    """A topic's 羯磨疏 (treatment) and 濟緣記 (explains) places in X0728."""
+    by = {a.role: a for a in skel.get(tid).anchors if a.work == "X0728"}
+    return by.get("treatment"), by.get("explains")
+
+
 def test_the_admonitions_of_the_karma_commentary_are_placed_at_their_rules(full_pack, skel):
     """羯磨疏 lists the 諫 procedures by the rule each admonishes against (「八諫隨舉比丘尼者」), and
     濟緣記 follows each: the rule named for that admonition has both, in X0728, in that order —
     the nuns' 「十二諫發諍」 is 發諍謗僧違諫戒, not the 單提 發四諍戒."""
-    def pair(tid):
-        by = {a.role: a for a in skel.get(tid).anchors if a.work == "X0728"}
-        return by.get("treatment"), by.get("explains")
     for tid, starts in (("m.sa.10", "初諫破僧者"), ("m.pc.68", "五諫惡邪法者"), ("n.pr.8", "八諫隨舉比丘尼者"),
                         ("n.sa.16", "十一諫瞋捨三寶者"), ("n.sa.17", "十二諫發諍者")):
-        shu, ji = pair(tid)
+        shu, ji = _karma_commentary_pair(skel, tid)
         assert shu is not None and shu.layer == "daoxuan", (tid, shu)
         assert full_pack.line_by_id(shu.line).text.startswith(starts), (tid, full_pack.line_by_id(shu.line))
         assert ji is not None and ji.layer == "yuanzhao" and 0 < ji.line - shu.line < 8, (tid, ji)
-    assert pair("n.pc.50") == (None, None)
+    assert _karma_commentary_pair(skel, "n.pc.50") == (None, None)
 
 
 def test_the_karma_commentarys_list_of_sangha_karmas_places_the_procedures_it_names(full_pack, skel):
@@ -343,13 +346,10 @@ def test_the_karma_commentarys_list_of_sangha_karmas_places_the_procedures_it_na
     after each: a procedure or 滅諍 so named has that 疏 and 記 as its X0728 places.  依止 there is
     the punishment (依止羯磨), not the teacher a new monk lives by; 「差人懺白衣」 is no place of the
     lay clothing 衣揵度 forbids; a hand-placed procedure (覆藏) keeps its own place."""
-    def pair(tid):
-        by = {a.role: a for a in skel.get(tid).anchors if a.work == "X0728"}
-        return by.get("treatment"), by.get("explains")
     for tid, words in (("k.11.tajjaniya", "十七十八訶責并解者"), ("k.11.niyassa", "二十一二與依止并解者"),
                        ("k.12.mulayapatikassana", "三十二與本日治者"), ("k.20.overturned_bowl", "五十三與覆鉢法者"),
                        ("m.as.3", "三十六不癡者"), ("m.as.7", "二十八草覆法者"), ("k.16.amulha", "三十六不癡者")):
-        shu, ji = pair(tid)
+        shu, ji = _karma_commentary_pair(skel, tid)
         assert shu is not None and shu.layer == "daoxuan", (tid, shu)
         line = full_pack.line_by_id(shu.line)         # a heading may run on to the next line
         assert (line.text[shu.col:] + full_pack.line_by_id(line.id + 1).text).startswith(words), (tid, line.coord)

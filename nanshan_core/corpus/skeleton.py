@@ -551,6 +551,26 @@ def _rising_runs(heads: list[Heading]) -> list[list[Heading]]:
     return runs
 
 
+def _karma_named(core: str, known: list[tuple["Topic", list[str], bool]]) -> list["Topic"]:
+    """The topics a listed karma's name (its ``core``, form words set aside) names: the likest by
+    name, each of its characters in the topic's name (懺白衣 is not 白衣法); of equals, those known
+    as a 羯磨 (依止 the punishment, not the teacher one lives by).  ``known``: (topic, its names'
+    cores, whether it is known as a 羯磨)."""
+    if len(core) < 2:
+        return []
+    cg = _name_grams(core)
+    scored = []
+    for t, cores, karma in known:
+        grams = (_name_grams(n) for n in cores if set(core) <= set(n))
+        w = max((len(cg & g) / len(cg | g) for g in grams), default=0.0)
+        if w >= KARMA_NAME_LEAST:
+            scored.append((w, karma, t))
+    if not scored:
+        return []
+    best = max(scored, key=lambda x: x[:2])[:2]
+    return [t for w, karma, t in scored if (w, karma) == best]
+
+
 def assign_by_order(heads: list[Heading], topics: list["Topic"], stream: Stream) -> dict[tuple[str, int], Heading]:
     """Give numbered headings their rule when the text has no recitation headers (行事鈔, 資持記).
 
@@ -854,16 +874,18 @@ class Builder:
         if found is None:
             return
         s, part = found
-        heads = [h for h in headings(s, rf"(?:(?<=\n)|(?<=[。也]))(?P<num>{_NUM})(?:及?{_NUM})(?P<name>[^者。\n也]{{1,10}}?)者",
+        heads = [h for h in headings(s, rf"(?<=[\n。也])(?P<num>{_NUM})(?:及?{_NUM})(?P<name>[^者。\n也]{{1,10}}?)者",
                                      part.start, part.end) if h.num and s.layer_at(h.offset) == "daoxuan"]
         listed = [h for run in _rising_runs(heads) if len(run) >= KARMA_LIST_MIN for h in run]
         opens = [h.offset for h in listed if s.record_at(h.offset)[1] == 0] + [part.end]
-        candidates = [t for t in self.topics.values() if t.cls in ("procedure", "as")]
+        # each candidate's names with their form words set aside, once for all headings
+        known = [(t, [n for n in map(self._karma_core, t.names) if n], any(n.endswith("羯磨") for n in t.names))
+                 for t in self.topics.values() if t.cls in ("procedure", "as")]
         placed: set[str] = set()
         for h in listed:
             if h.name.startswith("諫"):
                 continue
-            for t in self._karma_named(h.name, candidates):
+            for t in _karma_named(self._karma_core(h.name), known):
                 t = self.topics.get(t.same_as, t) if t.same_as else t
                 # a topic's place is the first karma naming it (與覆鉢, not 解覆鉢 after it)
                 if t.id in placed or any(a.work == "X0728" for a in t.anchors):
@@ -871,28 +893,12 @@ class Builder:
                 placed.add(t.id)
                 self._shu_and_ji(t, s, h.offset, next(o for o in opens if o > h.offset), "X0728")
 
-    def _karma_named(self, name: str, topics: list[Topic]) -> list[Topic]:
-        """The topics a listed karma's name names: the likest by name once the words of its form are
-        set aside (依止 is 依止羯磨), each of its characters in the topic's name (懺白衣 is not 白衣法);
-        of equals, those known as a 羯磨 (依止 the punishment, not the teacher one lives by)."""
-        def core(x: str) -> str:
-            x = self.fold(x)
-            for w in KARMA_FORM:
-                x = x.replace(self.fold(w), "")
-            return re.sub(self.fold(KARMA_FORM_EDGE), "", x)
-        c = core(name)
-        if len(c) < 2:
-            return []
-        scored = []
-        for t in topics:
-            w = max((len(_name_grams(c) & _name_grams(n)) / len(_name_grams(c) | _name_grams(n))
-                     for n in map(core, t.names) if n and set(c) <= set(n)), default=0.0)
-            if w >= KARMA_NAME_LEAST:
-                scored.append((w, any(n.endswith("羯磨") for n in t.names), t))
-        if not scored:
-            return []
-        best = max(scored, key=lambda x: x[:2])[:2]
-        return [t for w, karma, t in scored if (w, karma) == best]
+    def _karma_core(self, name: str) -> str:
+        """A karma's name without the words of its form (與依止并解 → 依止, 依止羯磨 → 依止)."""
+        x = self.fold(name)
+        for w in KARMA_FORM:
+            x = x.replace(self.fold(w), "")
+        return re.sub(self.fold(KARMA_FORM_EDGE), "", x)
 
     def sifenlu(self, order: str, topics: list[Topic]) -> None:
         """四分律: each rule's final statement inside its 分's chapters of the rules, then its 不犯."""
