@@ -36,11 +36,13 @@ RUNS = ROOT / "eval_runs"
 DEV = ROOT.parent / "shared" / "eval" / "questions-dev.jsonl"
 # blind scope sets written after the older halves, kept apart so that a candidate judged on the
 # older halves can still be measured on questions nobody has tried anything on
-FRESH = ("r26", "wild24", "judge25", "person27", "mix28")
+FRESH = ("r26", "wild24", "judge25", "person27", "mix28", "mix29")
 # which fresh test halves have judged a candidate, and so are no clean measure of a like rule:
 # r26, wild24, judge25 and person27 judged K (the classifier's own reading of a verdict; stops
 # 61-62, dropped: near-misses refused); all five judged MW (stop 63: a master followed by his work
-# before a word of manner, 「仿元照律师《资持记》里的笔法」, made invent; +0 held, dropped)
+# before a word of manner, 「仿元照律师《资持记》里的笔法」, made invent; +0 held, dropped); all six
+# judged G1b and G2 (stop 64: a loosely met part beside a request is no Vinaya part, adopted; an
+# order to set the materials aside refused, dropped: a near-miss of scope-fresh-test refused)
 TUNE_GROUPS = ("dev", "bridge-tune", "scope-tune", "scope-fresh-tune", "scope-cv")
 
 
