@@ -1732,3 +1732,23 @@ def test_a_transit_card_is_a_thing_the_texts_never_mention(engine):
     the texts spoke of them."""
     res = engine.ask("出家人可以用八达通坐港铁吗？")
     assert res.answer is not None and res.answer.text.startswith("律典对此无明文")
+
+
+@pytest.mark.parametrize("question", [
+    "为什么有人一辈子做好事却过得很苦，有人作恶却享福？三世因果到底怎么算？",
+    "师父七十了心脏不好，下个月要跟团去高原，听说提前吃红景天管用吗？到了那边头晕气喘怎么办？",
+])
+def test_a_part_met_only_by_shared_characters_earns_no_note_beside_a_request(engine, question):
+    """Beside an out-of-scope request, in a question where nothing names a rule or a procedure
+    of the Vinaya, a part the topics meet only by shared characters is no Vinaya question:
+    the question is refused, not answered with a note."""
+    d = decide(engine, question)
+    assert d.outcome == "refuse", (d.outcome, d.kind, d.parts)
+
+
+def test_a_loosely_met_follow_up_of_a_named_vinaya_question_keeps_its_answer(engine):
+    """A question that names a procedure (受具足戒时问遮难) keeps its loosely met follow-up as the
+    Vinaya's, however its story reads (debts, a credit card)."""
+    q = ("我出家前做生意欠了朋友十几万，信用卡也没还清。我不是问法律上怎么处理债务，只想知道受具足戒"
+         "问遮难时负债这一条怎么规定？如果债主同意，或者我答应以后还，算不算还有遮？")
+    assert decide(engine, q).outcome != "refuse"
