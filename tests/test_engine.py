@@ -550,3 +550,38 @@ def test_a_commentarys_treatment_of_the_asked_rule_is_quoted_from_its_heading_on
     m = own[0]
     first = next(c for c in r.answer.panes["daoxuan"] if c.material == m.n)
     assert first.level == "line" and first.offset >= m.heading, first.quote
+
+
+def test_a_material_of_any_work_reads_on_across_passages_while_room_remains(engine):
+    """行事鈔's passages are some 480 characters cut by size: one shown whole had read on over only
+    one more, and the asked sentence often stood a few lines beyond (about 950 characters shown
+    of a budget of 1200).  A material reads on, sentence by sentence, into the passage after that
+    too, within the budget — and a passage shown as a material of its own still ends it."""
+    r = engine.retriever
+    room = r.quotas.run_on
+
+    def continuous(d: int, k: int) -> bool:
+        """Passage d + k goes on where d + k - 1 ends, in the same layer, fascicle and record run."""
+        a, b = engine.pack.passage(r.chunks[d + k - 1].id), engine.pack.passage(r.chunks[d + k].id)
+        return (r.chunks[d + k].fid == r.chunks[d].fid and r.chunks[d + k].layer == r.chunks[d].layer
+                and d + k not in r.block_openings and b.pieces[0][1] <= a.pieces[-1][1] + 1)
+
+    doc = next(d for d, c in enumerate(r.chunks)
+               if c.work == "T1804" and c.layer == "daoxuan" and d + 4 < len(r.chunks)
+               and r.chunks[d].length + r.chunks[d + 1].length < room - 120
+               and all(continuous(d, k) for k in (1, 2, 3, 4)))
+    passages = [engine.pack.passage(r.chunks[doc + k].id) for k in range(5)]
+    two = passages[0].text + passages[1].text
+    text, lines, _, _ = r._run_on(doc, passages[0].text, list(passages[0].lines), [])
+    assert text.startswith(two) and len(two) < len(text) <= room
+    # what it reads beyond is the passages after, in order, cut at a sentence's end
+    assert "".join(p.text for p in passages[2:]).startswith(text[len(two):]), text[len(two):][:20]
+    assert text[-1] in "。？！」』；：" or text.endswith(passages[2].text), text[-10:]
+    ids = [lid for _, lid in lines]
+    assert ids == sorted(ids) and ids[-1] > max(lid for _, lid in passages[1].lines)
+    stopped, _, _, _ = r._run_on(doc, passages[0].text, list(passages[0].lines), [], picked={doc + 2})
+    assert stopped == passages[0].text + passages[1].text
+    # … and so does the end of a 卷: 行事鈔's 卷中 closes with 大妄語戒's 不犯 (「…以非言說之儀軌故
+    # 也。」); the 僧殘篇 after its closing line and the next title is not read on into
+    m = r.material_at("T40n1804_p0060c03")
+    assert m.text.endswith("以非言說之儀軌故也。") and "僧殘篇" not in m.text, m.text[-20:]

@@ -1416,8 +1416,8 @@ class Gate:
         # loosely met follow-up 「如果债主同意…算不算还有遮？」 as the Vinaya's.)  Tune refusals 947 ->
         # 953, fresh tune 172 -> 173; held-out 892 -> 895, fresh held-out 148 -> 150; nothing else
         # moved in any scope set nor in the bridge sets' wrongly refused (16)
-        loose_only = bool(out_parts) and not any(q["firm"] >= SUBJECT_AT or _vinaya_framed(q["text"])
-                                                 for q in parts)
+        loose_only = bool(out_parts) and not any(x["firm"] >= SUBJECT_AT or _vinaya_framed(x["text"])
+                                                 for x in parts)
         for i, (p, part) in enumerate(zip(parts, analysed)):
             if p in out_parts:
                 continue
