@@ -1736,12 +1736,12 @@ def test_a_transit_card_is_a_thing_the_texts_never_mention(engine):
 
 @pytest.mark.parametrize("question", [
     "为什么有人一辈子做好事却过得很苦，有人作恶却享福？三世因果到底怎么算？",
-    "师父七十了心脏不好，下个月要跟团去高原，听说提前吃红景天管用吗？到了那边头晕气喘怎么办？",
+    "我每个月工资八千左右，想开始存点钱，一部分以后供养道场，一部分给自己养老。该怎么分配比例？定投适合我吗？",
 ])
 def test_a_part_met_only_by_shared_characters_earns_no_note_beside_a_request(engine, question):
     """Beside an out-of-scope request, in a question where nothing names a rule or a procedure
-    of the Vinaya, a part the topics meet only by shared characters is no Vinaya question:
-    the question is refused, not answered with a note."""
+    of the Vinaya, a part the topics meet only by shared characters (「为什么…却享福？」, 「该怎么分配
+    比例？」) is no Vinaya question: the question is refused, not answered with a note."""
     d = decide(engine, question)
     assert d.outcome == "refuse", (d.outcome, d.kind, d.parts)
 
