@@ -734,7 +734,7 @@ class Retriever:
         breaks = [base - start for base, _, _ in psg.pieces if start < base < end]
         seams: list[int] = []
         if end == len(psg.text):
-            text, lines, breaks, seams = self._run_on(doc, text, lines, breaks, picked)
+            text, lines, breaks, seams = self._run_on(doc, text, lines, breaks, picked, psg.pieces[-1][1])
         # a topic's own passage ends where the next rule's story begins after its anchor (「……三十
         # 七竟」); a passage found by search keeps its tail, where the words it was found by may stand
         cut = None
@@ -760,8 +760,8 @@ class Retriever:
             m.group = self.pack.works[c.work].get("grp") or ""
         return m
 
-    def _run_on(self, doc: int, text: str, lines: list, breaks: list,
-                picked: set[int] = frozenset()) -> tuple[str, list, list, list]:
+    def _run_on(self, doc: int, text: str, lines: list, breaks: list, picked: set[int] = frozenset(),
+                last: int | None = None) -> tuple[str, list, list, list]:
         """Continue a material into the next passages of its section, up to Quotas.run_on characters.
 
         A passage ends where the size rule cut, not where the thought ends: the
@@ -775,19 +775,21 @@ class Retriever:
         記): the material reads its own layer on over them, as the 疏 and the 記 once stood alone.
         It stops at a passage of its own layer that is a material itself (``picked``); the other
         layer's paragraphs it reads over are not shown here, picked or not (a 疏 whose 記 was
-        元照's material had stopped there)."""
+        元照's material had stopped there).  ``last``: the record the text so far ends in (the
+        passage's last, read by the caller)."""
         nxt = doc
         c = self.chunks[doc]
         skipped = 0
         seams: list[int] = []
-        last = self.pack.passage(c.id).pieces[-1][1]      # the record the text so far ends in
+        if last is None:
+            last = self.pack.passage(c.id).pieces[-1][1]
         while True:
             room = self.quotas.run_on - len(text)
             nxt += 1
             if room < 60 or nxt >= len(self.chunks):
                 break
             n = self.chunks[nxt]
-            if n.fid != c.fid or nxt in self.block_openings:
+            if n.fid != c.fid or nxt in self.block_openings or (n.layer == c.layer and nxt in picked):
                 break
             psg = self.pack.passage(n.id)
             if psg.pieces[0][1] > last + 1:
@@ -800,8 +802,6 @@ class Retriever:
                 skipped += 1
                 last = psg.pieces[-1][1]
                 continue
-            if nxt in picked:
-                break
             cut = 0
             for a, b in sentence_spans(psg.text, 0, len(psg.text), max_len=60):
                 if b > room:
