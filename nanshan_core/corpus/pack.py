@@ -9,13 +9,13 @@ segment files: a tampered or truncated index must be refused, not loaded.
 from __future__ import annotations
 
 import bisect
-import functools
 import hashlib
 import json
 import sqlite3
 import threading
 import time
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from . import coords
@@ -109,7 +109,7 @@ class Pack:
         self._spans: dict[int, list] = {}     # fascicle -> record line spans (see _record_spans)
         self._lock = threading.Lock()
 
-    @functools.cached_property
+    @cached_property
     def checksum(self) -> str:
         """One hash for the pack's content: the manifest's sha256 of every file (checked on opening)."""
         files = self.manifest.get("files") or {}
@@ -188,11 +188,11 @@ class Pack:
                     raise PackError(f"检索索引无法打开（{exc}）。请重新生成语料包。") from None
             return self._ix
 
-    @functools.cached_property
+    @cached_property
     def normalizer(self) -> Normalizer:
         return Normalizer(dict(self.db.execute("SELECT src, dst FROM charmap")))
 
-    @functools.cached_property
+    @cached_property
     def works(self) -> dict[str, dict]:
         cur = self.db.execute("SELECT id, canon, title, short, author, layer, grp, extent FROM works")
         names = [d[0] for d in cur.description]
@@ -306,12 +306,12 @@ class Pack:
     def record(self, rid: int) -> RecordRow:
         return self._recent_records(rid)
 
-    @functools.cached_property
+    @cached_property
     def _recent_records(self):
         """The records read lately, kept (the pack is read-only): a material reading on fetches
         passage after passage of one long record, and each fetch had read the record's whole
         line table again (answer p50 +23% in ``nanshan bench`` when reading on across passages)."""
-        return functools.lru_cache(maxsize=128)(self._fetch_record)
+        return lru_cache(maxsize=128)(self._fetch_record)
 
     def _fetch_record(self, rid: int) -> RecordRow:
         row = self.db.execute(self._REC + " WHERE id=?", (rid,)).fetchone()
