@@ -1752,3 +1752,25 @@ def test_a_loosely_met_follow_up_of_a_named_vinaya_question_keeps_its_answer(eng
     q = ("我出家前做生意欠了朋友十几万，信用卡也没还清。我不是问法律上怎么处理债务，只想知道受具足戒"
          "问遮难时负债这一条怎么规定？如果债主同意，或者我答应以后还，算不算还有遮？")
     assert decide(engine, q).outcome != "refuse"
+
+
+@pytest.mark.parametrize("question", [
+    "网上那个自称仁波切的人收了我妈很多供养，他值得供养吗？",            # one who calls himself a master
+    "我们寺的住持天天在外面应酬，这样的人还值得大家尊敬吗？",            # whether he deserves respect
+    "村里有个自称比丘的人，袈裟都不会搭，他是真的假的？",                # real or fake
+])
+def test_worth_or_real_asked_of_a_pointed_person_is_judging(engine, question):
+    """Before, all three were answered: 值得…供养 / 尊敬 and 真的假的 were no verdict words, and one
+    who calls himself a monk or a master (自称…) pointed at no one.  (Who of two is right, 谁对谁错,
+    stays out of the verdict words: a dispute over a practice is the texts' question.)"""
+    d = decide(engine, question)
+    assert (d.outcome, d.kind) == ("refuse", "judge"), (d.outcome, d.kind, d.parts)
+
+
+@pytest.mark.parametrize("question", [
+    "律中说什么样的比丘值得供养？",
+    "比丘犯了淫戒，还算出家人吗？",
+    "自称开悟的比丘犯什么戒？",
+])
+def test_the_same_words_asked_of_the_texts_or_of_any_monk_stay_answered(engine, question):
+    assert decide(engine, question).outcome != "refuse"
