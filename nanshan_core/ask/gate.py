@@ -695,9 +695,9 @@ def _pointer() -> re.Pattern:
         f"|我的?(?:{_alternation(p['kin'])})[^，。？！]{{0,12}}(?:出家|{who})"
         f"|(?:{_alternation(p['media'])})[^，。？！]{{0,12}}{who}"
         # (one who calls himself a monk, a master, a 活佛: a particular person, whatever he claims)
-        f"|自称[^，。？！]{{0,6}}(?:{who}|活佛|师太)"
+        f"|自称[^，。？！]{{0,6}}(?:{who}|{_alternation(p['claimed'])})"
         # (the asker's own teacher told as a disciple: 弟子皈依的师父, 末学依止的老和尚)
-        f"|(?:弟子|末学|学人|后学)[^，。？！]{{0,4}}的[^，。？！]{{0,4}}(?:{role})")
+        f"|(?:{_alternation(p['disciples'])})[^，。？！]{{0,4}}的[^，。？！]{{0,4}}(?:{role})")
 
 
 @functools.lru_cache(maxsize=1)
