@@ -42,7 +42,12 @@ FRESH = ("r26", "wild24", "judge25", "person27", "mix28", "mix29")
 # 61-62, dropped: near-misses refused); all five judged MW (stop 63: a master followed by his work
 # before a word of manner, 「仿元照律师《资持记》里的笔法」, made invent; +0 held, dropped); all six
 # judged G1b and G2 (stop 64: a loosely met part beside a request is no Vinaya part, adopted; an
-# order to set the materials aside refused, dropped: a near-miss of scope-fresh-test refused)
+# order to set the materials aside refused, dropped: a near-miss of scope-fresh-test refused), G4c
+# (stop 65: verdict words asked of a pointed person, adopted), G5b (stop 66: a monastic's leave to tell
+# fortunes for others, and a quotation's source asked in two parts; wrongly refused unchanged on
+# held, dropped) and G6b (stop 66: 他的戒还在不在 asked of a pointed person; dropped: a near-miss of
+# scope-held refused).  G7 (stop 66: a dispute put to the reader) was dropped on a gate test before
+# any of its held figures was read.
 TUNE_GROUPS = ("dev", "bridge-tune", "scope-tune", "scope-fresh-tune", "scope-cv")
 
 
