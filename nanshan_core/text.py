@@ -8,6 +8,8 @@ here: Python strings index code points, never UTF-16 units.
 """
 from __future__ import annotations
 
+import functools
+import re
 import unicodedata
 
 SENTENCE_END = set("。；？！;?!")
@@ -34,20 +36,22 @@ def is_word_char(ch: str) -> bool:
     return cat[0] in "LN" or cat == "Co"
 
 
+@functools.lru_cache(maxsize=8)
+def _stop_pattern(stops: frozenset) -> re.Pattern:
+    """A stop and the closing marks (」 ）…) that follow it: the end of a sentence."""
+    chars = "".join(sorted(stops))
+    return re.compile(f"[{re.escape(chars)}][{re.escape(''.join(sorted(CLOSERS)))}]*")
+
+
 def sentence_spans(text: str, start: int = 0, end: int | None = None,
                    max_len: int = 60, stops=SENTENCE_END) -> list[tuple[int, int]]:
     """[start, end) spans of sentences; runs longer than max_len without a stop are cut at clauses or length."""
     end = len(text) if end is None else end
     spans: list[tuple[int, int]] = []
-    i = s = start
-    while i < end:
-        ch = text[i]
-        i += 1
-        if ch in stops:
-            while i < end and text[i] in CLOSERS:
-                i += 1
-            spans.append((s, i))
-            s = i
+    s = start
+    for m in _stop_pattern(frozenset(stops)).finditer(text, start, end):
+        spans.append((s, m.end()))          # a stop and the closing marks after it
+        s = m.end()
     if s < end:
         spans.append((s, end))
     out: list[tuple[int, int]] = []

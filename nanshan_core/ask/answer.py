@@ -10,6 +10,7 @@ then goes through verification like any other.
 """
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -80,7 +81,7 @@ def scored_sentences(m: Material, folded_terms: list[str], weights: list[float],
             if t and t in f:
                 by_group[g] = max(by_group.get(g, 0.0), w)
         score = sum(by_group.values())
-        if sum(map(is_word_char, sent)) < TITLE_LEN:
+        if score and sum(map(is_word_char, sent)) < TITLE_LEN:
             score *= TITLE_SHARE
         if score > 0 and any(r in f for r in ruling):
             score += 0.3 * top
@@ -120,10 +121,13 @@ def _prefer_the_asked_detail(picks: list[_Pick], context: "Context", top: float,
             p.score += ASKED_DETAIL * top * fit / best
 
 
+_BOX_DRAWING = re.compile("[\u2500-\u257f]")
+
+
 def _is_table(sent: str) -> bool:
     """A line of a 科 table (三十七非時食戒五句┐): box-drawing characters mark the commentary's outline
     of headings, which names a topic without saying anything about it."""
-    return any("\u2500" <= ch <= "\u257f" for ch in sent)
+    return _BOX_DRAWING.search(sent) is not None
 
 
 def _without_intro(sent: str, folded_terms: list[str], fold) -> str:

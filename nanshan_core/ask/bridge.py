@@ -499,6 +499,9 @@ class _Target:
     doc: set[str]                         # simplified classical words and bigrams of the topic
     word_set: set[str]                    # its names (and their cores) and keywords, simplified
     spoken: list[set[str]]                # content bigrams of each modern phrasing
+    # the characters each phrasing's pattern needs: one whose characters the question lacks cannot
+    # match, and is not run (most of a thousand topics' phrasings, for any question)
+    needs: list[str] = field(default_factory=list)
 
 
 def _cores(name: str, precept: bool = True) -> list[str]:
@@ -616,12 +619,14 @@ class Matcher:
         for t in skeleton.matchable():
             names = sorted({simplify(c) for n in t.names for c in _cores(n, t.cls not in PROCEDURES)}, key=lambda w: (-len(w), w))
             keywords = [simplify(k) for k in t.keywords]
-            phr = [(_pattern(p), simplify(p.replace("*", ""))) for p in t.phrasings + echoed.get(t.id, []) if p.strip()]
+            forms = [p for p in t.phrasings + echoed.get(t.id, []) if p.strip()]
+            phr = [(_pattern(p), simplify(p.replace("*", ""))) for p in forms]
+            needs = ["".join(set(simplify(p.strip())) - {"*"}) for p in forms]
             # the words a modern word may meet through the word map: names and keywords, not the
             # rule's formula (悔過, 波逸提 are in every rule of a class)
             doc = set(names) | set(keywords) | {b for w in names + keywords for b in _bigrams(w)}
             spoken = [bs for _, plain in phr if (bs := {b for b in _bigrams(plain) if is_content_bigram(b)})]
-            self.targets.append(_Target(t, names, keywords, phr, doc, set(names) | set(keywords), spoken))
+            self.targets.append(_Target(t, names, keywords, phr, doc, set(names) | set(keywords), spoken, needs))
         # how many topics each classical word or bigram belongs to: a word shared by many
         # topics (比丘, 食) says little about any one of them
         df: dict[str, int] = {}
@@ -670,6 +675,7 @@ class Matcher:
             for key, j in self._spoken_at.get(b, ()):
                 fuzzy_hits.setdefault(key, set()).add(j)
         out = []
+        seg_chars = set(seg)
         for tg in self.targets:
             score, evidence, covered = 0.0, [], set()
             for n in tg.names:                   # names the reader typed
@@ -690,7 +696,9 @@ class Matcher:
                     covered |= span
                     score += KEYWORD_WEIGHT * len(kw) * self._rarity(kw)
                     evidence.append(kw)
-            for rx, plain in tg.phrasings:
+            for (rx, plain), needs in zip(tg.phrasings, tg.needs):
+                if not seg_chars.issuperset(needs):
+                    continue
                 for m in rx.finditer(seg):
                     # a phrasing may hold an address word on purpose (跟*师父*学), which then
                     # counts half: it is the phrasing's frame, not its point

@@ -366,12 +366,12 @@ def names_someone(question: str) -> bool:
     return False
 
 
-@functools.lru_cache(maxsize=1)
 def _starred(pattern: str) -> str:
     """A rules.json pattern as a regular expression: '*' stands for up to six characters."""
     return ".{0,6}".join(re.escape(simplify(p)) for p in pattern.split("*"))
 
 
+@functools.lru_cache(maxsize=1)
 def _patterns() -> dict[str, list[re.Pattern]]:
     return {kind: [re.compile(_starred(pat)) for pat in info.get("patterns", [])]
             for kind, info in _data()["kinds"].items()}

@@ -665,13 +665,16 @@ class Retriever:
                 out.append(hit)
         return out
 
+    @lru_cache(maxsize=8192)
     def doc_at_line(self, line_id: int, look_ahead: int = 6, col: int = 0) -> tuple[int, int] | None:
         """(passage docnum, offset in it) where the text of a printed line begins, or its
         character ``col`` (a topic's place: 「時六群比丘鏡照面」 opens a passage halfway along a
         line whose start closes the passage before).
 
         A title line (卷 heading, byline) holds no searchable text: the passage
-        then starts at the first line after it that does."""
+        then starts at the first line after it that does.  Kept (the pack is read-only): the
+        clue table sends question after question to the same lines, each found by reading the
+        records on the line."""
         fid = self.pack.line_by_id(line_id).fascicle
         for lid in range(line_id, line_id + look_ahead + 1):
             try:

@@ -32,6 +32,7 @@ class TopicSections:
     def __init__(self, retriever, topics):
         self.retriever = retriever
         self.topics = topics            # the topics a question can be matched to
+        self._topics_at: dict[int, tuple[str, ...]] = {}     # topics_of, per passage
 
     @functools.cached_property
     def _spans(self) -> tuple[list[int], list[tuple[int, int, str]]]:
@@ -62,8 +63,16 @@ class TopicSections:
             pass
         return spans
 
-    def topics_of(self, doc: int) -> list[str]:
-        """The narrowest sections holding a passage (a rule inside a chapter is the rule's)."""
+    def topics_of(self, doc: int) -> tuple[str, ...]:
+        """The narrowest sections holding a passage (a rule inside a chapter is the rule's).  Kept
+        per passage for the session (at most one small tuple for each of the pack's passages): a
+        new glossary word asks this of every passage using the word, thousands for 比丘."""
+        found = self._topics_at.get(doc)
+        if found is None:
+            found = self._topics_at[doc] = tuple(self._narrowest(doc))
+        return found
+
+    def _narrowest(self, doc: int) -> list[str]:
         starts, spans = self._spans
         k = bisect_right(starts, doc)
         best, out = None, []

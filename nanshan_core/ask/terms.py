@@ -108,6 +108,9 @@ class Entry:
     offence: tuple
     patterns: tuple           # compiled vernacular patterns, simplified
     simple_terms: tuple = ()  # the terms in simplified script, for finding them in a question
+    # the characters each pattern needs (its form's, gaps aside, each once): a form whose
+    # characters the question lacks can neither match nor loosely match, and is not tried
+    needs: tuple = ()
 
 
 @functools.lru_cache(maxsize=1)
@@ -115,9 +118,11 @@ def glossary() -> tuple[Entry, ...]:
     data = load_resource_json("glossary.json")
     out = []
     for e in data["entries"]:
-        pats = tuple(_compile(v) for v in e["vernacular"] if v.strip())
+        forms = [v for v in e["vernacular"] if v.strip()]
+        pats = tuple(_compile(v) for v in forms)
+        needs = tuple("".join(set(simplify(v.strip())) - {"*"}) for v in forms)
         out.append(Entry(e["id"], e["category"], tuple(e["vernacular"]), tuple(e["terms"]),
-                         tuple(e.get("offence") or ()), pats, tuple(simplify(t) for t in e["terms"])))
+                         tuple(e.get("offence") or ()), pats, tuple(simplify(t) for t in e["terms"]), needs))
     return tuple(out)
 
 
@@ -238,7 +243,10 @@ def _coverage(e: Entry, q: str, frames: list[tuple[int, int]]) -> tuple[set[int]
     reader typed one of its classical terms."""
     covered: set[int] = set()
     longest = 0       # the most specific single form breaks ties (赶出僧团 over 被*赶出 + 赶出*僧)
-    for rx, plain in e.patterns:
+    chars = set(q)
+    for (rx, plain), needs in zip(e.patterns, e.needs):
+        if not chars.issuperset(needs):
+            continue
         for m in rx.finditer(q):
             if not _inside(m.span(), frames) and not _straddles(m.span(), frames, q):
                 covered.update(range(*m.span()))

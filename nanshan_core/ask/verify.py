@@ -13,7 +13,9 @@ Nothing here trusts the writer of the answer — extractive code or a model.
 """
 from __future__ import annotations
 
+import functools
 import re
+from array import array
 from dataclasses import dataclass
 
 from ..corpus.pack import Pack
@@ -47,6 +49,20 @@ def coord_at(pack: Pack, m, offset: int) -> str:
     return pack.coord_of_line(m.line_id_at(offset))
 
 
+@functools.lru_cache(maxsize=32)
+def _squeezed(text: str) -> tuple[array, str]:
+    """The offsets of a text's counted characters (not spaces nor line breaks) and those
+    characters joined: an answer checks many quotes against the same few materials (some
+    two dozen), so each material is squeezed once."""
+    keep = array("i")
+    at = 0
+    for m in _IGNORED.finditer(text):
+        keep.extend(range(at, m.start()))
+        at = m.end()
+    keep.extend(range(at, len(text)))
+    return keep, _IGNORED.sub("", text)
+
+
 def find(quote: str, text: str, seams: list[int] = ()) -> int | None:
     """Offset in ``text`` where ``quote`` begins, character for character as CBETA has it.
 
@@ -58,8 +74,7 @@ def find(quote: str, text: str, seams: list[int] = ()) -> int | None:
     parts = [p for p in _ELLIPSIS.split(_IGNORED.sub("", quote or "")) if p]
     if not parts:
         return None
-    keep = [i for i, ch in enumerate(text) if not _IGNORED.fullmatch(ch)]
-    squeezed = "".join(text[i] for i in keep)
+    keep, squeezed = _squeezed(text)
 
     def whole(at: int, part: str) -> bool:
         a, b = keep[at], keep[at + len(part) - 1]
