@@ -500,7 +500,8 @@ class _Target:
     word_set: set[str]                    # its names (and their cores) and keywords, simplified
     spoken: list[set[str]]                # content bigrams of each modern phrasing
     # the characters each phrasing's pattern needs: one whose characters the question lacks cannot
-    # match, and is not run (most of a thousand topics' phrasings, for any question)
+    # match, and is not run (most of a thousand topics' phrasings, for any question: Matcher.
+    # _phrasings_possible)
     needs: list[str] = field(default_factory=list)
 
 
@@ -646,10 +647,40 @@ class Matcher:
             for j, bs in enumerate(tg.spoken):
                 for b in bs:
                     self._spoken_at.setdefault(b, []).append((id(tg), j))
+        self._phrasings_by_char = self._bucket_phrasings()
         self.index = TopicIndex(self.targets)
         self.nun_version = skeleton.nun_version
         self._order = {id(tg): k for k, tg in enumerate(self.targets)}
         self.sections = None         # sections.TopicSections, when the pack's passages can be asked
+
+    def _bucket_phrasings(self) -> dict[str, list[tuple[int, int]]]:
+        """(target, phrasing) pairs under the rarest character each phrasing needs ("" for one
+        that needs none): a question's characters then name the few phrasings that can match it
+        out of some ten thousand."""
+        freq: dict[str, int] = {}
+        for tg in self.targets:
+            for needs in tg.needs:
+                for ch in needs:
+                    freq[ch] = freq.get(ch, 0) + 1
+        out: dict[str, list[tuple[int, int]]] = {}
+        for k, tg in enumerate(self.targets):
+            for j, needs in enumerate(tg.needs):
+                key = min(needs, key=lambda ch: (freq[ch], ch)) if needs else ""
+                out.setdefault(key, []).append((k, j))
+        return out
+
+    def _phrasings_possible(self, seg: str) -> dict[int, list[int]]:
+        """Target index -> the indices, in order, of its phrasings whose characters all stand in
+        ``seg`` (the only ones that can match it)."""
+        chars = set(seg)
+        out: dict[int, list[int]] = {}
+        for ch in chars | {""}:
+            for k, j in self._phrasings_by_char.get(ch, ()):
+                if chars.issuperset(self.targets[k].needs[j]):
+                    out.setdefault(k, []).append(j)
+        for js in out.values():
+            js.sort()
+        return out
 
     # -- scoring -------------------------------------------------------------------
     def score_part(self, a: Analysis, part: Part) -> list[TopicMatch]:
@@ -675,8 +706,8 @@ class Matcher:
             for key, j in self._spoken_at.get(b, ()):
                 fuzzy_hits.setdefault(key, set()).add(j)
         out = []
-        seg_chars = set(seg)
-        for tg in self.targets:
+        possible = self._phrasings_possible(seg)
+        for ti, tg in enumerate(self.targets):
             score, evidence, covered = 0.0, [], set()
             for n in tg.names:                   # names the reader typed
                 k = seg.find(n)
@@ -696,9 +727,8 @@ class Matcher:
                     covered |= span
                     score += KEYWORD_WEIGHT * len(kw) * self._rarity(kw)
                     evidence.append(kw)
-            for (rx, plain), needs in zip(tg.phrasings, tg.needs):
-                if not seg_chars.issuperset(needs):
-                    continue
+            for j in possible.get(ti, ()):
+                rx, plain = tg.phrasings[j]
                 for m in rx.finditer(seg):
                     # a phrasing may hold an address word on purpose (跟*师父*学), which then
                     # counts half: it is the phrasing's frame, not its point
