@@ -499,9 +499,8 @@ class _Target:
     doc: set[str]                         # simplified classical words and bigrams of the topic
     word_set: set[str]                    # its names (and their cores) and keywords, simplified
     spoken: list[set[str]]                # content bigrams of each modern phrasing
-    # the characters each phrasing's pattern needs: one whose characters the question lacks cannot
-    # match, and is not run (most of a thousand topics' phrasings, for any question: Matcher.
-    # _phrasings_possible)
+    # the characters each phrasing's pattern needs, each once: a phrasing whose characters the
+    # question lacks cannot match and is not run (Matcher._phrasings_possible)
     needs: list[str] = field(default_factory=list)
 
 
