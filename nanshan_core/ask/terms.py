@@ -120,7 +120,7 @@ def glossary() -> tuple[Entry, ...]:
     for e in data["entries"]:
         forms = [v for v in e["vernacular"] if v.strip()]
         pats = tuple(_compile(v) for v in forms)
-        needs = tuple("".join(set(simplify(v.strip())) - {"*"}) for v in forms)
+        needs = tuple("".join(set(plain)) for _, plain in pats)
         out.append(Entry(e["id"], e["category"], tuple(e["vernacular"]), tuple(e["terms"]),
                          tuple(e.get("offence") or ()), pats, tuple(simplify(t) for t in e["terms"]), needs))
     return tuple(out)
