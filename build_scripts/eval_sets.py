@@ -36,7 +36,7 @@ RUNS = ROOT / "eval_runs"
 DEV = ROOT.parent / "shared" / "eval" / "questions-dev.jsonl"
 # blind scope sets written after the older halves, kept apart so that a candidate judged on the
 # older halves can still be measured on questions nobody has tried anything on
-FRESH = ("r26", "wild24", "judge25", "person27", "mix28", "mix29")
+FRESH = ("r26", "wild24", "judge25", "person27", "mix28", "mix29", "near31")
 # which fresh test halves have judged a candidate, and so are no clean measure of a like rule:
 # r26, wild24, judge25 and person27 judged K (the classifier's own reading of a verdict; stops
 # 61-62, dropped: near-misses refused); all five judged MW (stop 63: a master followed by his work
@@ -47,7 +47,10 @@ FRESH = ("r26", "wild24", "judge25", "person27", "mix28", "mix29")
 # fortunes for others, and a quotation's source asked in two parts; wrongly refused unchanged on
 # held, dropped) and G6b (stop 66: 他的戒还在不在 asked of a pointed person; dropped: a near-miss of
 # scope-held refused).  G7 (stop 66: a dispute put to the reader) was dropped on a gate test before
-# any of its held figures was read.
+# any of its held figures was read; G7b and G8 (stop 67: the dispute again, and a community pointed
+# back at) were judged on all six and dropped.  near31 (stop 68: answerable questions that use the
+# kinds' everyday words — honey, a choice of invitations, the police — beside refusals and two-part
+# notes, written blind by a helper and split 60/60 by label) has judged nothing on its test half.
 TUNE_GROUPS = ("dev", "bridge-tune", "scope-tune", "scope-fresh-tune", "scope-cv")
 
 
