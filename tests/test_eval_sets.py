@@ -44,3 +44,29 @@ def test_a_scope_runs_figures_are_the_reports_and_a_worse_figure_is_told_in_its_
     after = dict(fig, refused=2, wrongly=1, spurious=0)
     assert eval_sets.worse(fig, after) == ["wrongly"]
     assert eval_sets.worse(fig, dict(fig, refused=0)) == ["refused"]
+
+
+def test_a_missed_gold_is_placed_in_the_first_chosen_topic_holding_it_else_a_runner_else_elsewhere():
+    """build_scripts/miss_where.py tells a section-choice miss (the topic was right) from a bridge
+    miss (a runner's section, or none): the first says change the choice inside a section, the
+    others the topic match."""
+    import miss_where
+    from nanshan_core.ask.retrieve import Place
+    rule = Place("vinaya", "T1428", doc=100, end=104, offset=0, start=98, role="rule")
+    chao = Place("daoxuan", "T1804", doc=500, end=530, offset=0, start=500, role="treatment")
+    runner = Place("vinaya", "T1428", doc=200, end=205, offset=0, start=200, role="rule")
+    chosen = [[chao], [rule]]
+    assert miss_where.where(98, "T1428", chosen, [runner]) == "topic1"      # the rule's story opens its place
+    assert miss_where.where(104, "T1428", chosen, [runner]) == "elsewhere"  # end is exclusive
+    assert miss_where.where(202, "T1428", chosen, [runner]) == "runner"
+    assert miss_where.where(101, "T1421", chosen, [runner]) == "elsewhere"  # another work's passage numbers
+    assert [miss_where.band(r) for r in (None, 0, 9, 10, 29, 30)] == \
+        ["unscored", "r<10", "r<10", "r<30", "r<30", "r>=30"]
+
+
+def test_the_miss_locator_reads_no_held_out_group():
+    import miss_where
+    import pytest
+    with pytest.raises(SystemExit) as exc:
+        miss_where.main(["bridge-held"])
+    assert "bridge-held" in str(exc.value)
