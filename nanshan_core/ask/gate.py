@@ -373,7 +373,7 @@ def _starred(pattern: str) -> str:
 
 @functools.lru_cache(maxsize=1)
 def _patterns() -> dict[str, list[re.Pattern]]:
-    return {kind: [re.compile(_starred(pat)) for pat in info.get("patterns", [])]
+    return {kind: [re.compile(_starred(pat), re.IGNORECASE) for pat in info.get("patterns", [])]
             for kind, info in _data()["kinds"].items()}
 
 
