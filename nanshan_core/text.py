@@ -30,6 +30,15 @@ def is_content_bigram(b: str) -> bool:
     return not (b[0] in FUNCTION_CHARS and b[1] in FUNCTION_CHARS)
 
 
+# Han characters (the CJK blocks, their extensions and compatibility forms): what the canon is written in
+_HAN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]")
+
+
+def has_han(text: str) -> bool:
+    """Does a text hold a Han character?  Without one nothing in it can meet the canon's words."""
+    return _HAN.search(text) is not None
+
+
 def is_word_char(ch: str) -> bool:
     """Letters, digits and private-use glyphs (unresolved CBETA gaiji) are text; the rest is punctuation."""
     cat = unicodedata.category(ch)

@@ -174,6 +174,15 @@ def test_empty_question_is_refused_in_the_window(qtbot, window):
     assert not window.runner.busy and no_dialogs()
 
 
+def test_a_question_without_han_characters_gets_the_message_in_the_window(qtbot, window):
+    qtbot.waitUntil(lambda: not window.runner.busy, timeout=TIMEOUT)
+    window.question_bar.box.lineEdit().setText("???")
+    QTest.keyClick(window.question_bar.box.lineEdit(), Qt.Key.Key_Return)
+    assert window.messages.isVisible()
+    assert "请用中文提问" in window.messages.text()
+    assert not window.runner.busy and no_dialogs()
+
+
 def test_edited_terms_are_asked_exactly(qtbot, answered):
     window, first = answered
     assert len(first.selection.texts) >= 2

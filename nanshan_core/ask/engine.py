@@ -16,7 +16,7 @@ from . import terms as terms_mod
 from ..corpus.pack import Pack
 from ..corpus.topics import Skeleton
 from ..errors import QuestionError
-from ..text import clean_question
+from ..text import clean_question, has_han
 from .answer import Answer, compose
 from .bridge import SURE, SURE_CONFIDENCE, Matcher
 from .context import Context, question_context
@@ -125,6 +125,10 @@ def check_question(question: str) -> str:
         raise QuestionError("请输入问题，例如：出家人能不能碰钱？")
     if len(q) > MAX_QUESTION:
         raise QuestionError(f"问题过长（{len(q)} 字）。请精简到 {MAX_QUESTION} 字以内，一次问一件事。")
+    # 「？？？」, "hello" or an English instruction holds no word the canon could meet: the gate's
+    # classifier had guessed a kind for it (？？？ refused as medical) or the search found nothing
+    if not has_han(q):
+        raise QuestionError("问题里没有汉字。律典是汉文，请用中文提问，例如：出家人能不能碰钱？")
     return q
 
 
