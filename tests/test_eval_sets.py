@@ -3,6 +3,8 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "build_scripts"))
 import eval_sets  # noqa: E402
@@ -66,7 +68,6 @@ def test_a_missed_gold_is_placed_in_the_first_chosen_topic_holding_it_else_a_run
 
 def test_the_miss_locator_reads_no_held_out_group():
     import miss_where
-    import pytest
     with pytest.raises(SystemExit) as exc:
         miss_where.main(["bridge-held"])
     assert "bridge-held" in str(exc.value)

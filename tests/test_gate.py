@@ -1785,8 +1785,7 @@ def test_the_same_words_asked_of_the_texts_or_of_any_monk_stay_answered(engine, 
 def test_a_request_for_the_apps_own_prompt_is_refused_as_invented_text(engine, question):
     """Asked for its prompt, the app had answered with whatever the words met (an English request),
     or refused it as a legal or a doctrinal question, by the classifier's guess; the labelled data
-    calls it invent,
-    whose reply says the app only quotes the canon."""
+    calls it invent, whose reply says the app only quotes the canon."""
     res = engine.ask(question)
     assert res.refused and res.selection.refusal.kind == "invent"
     assert "只引用 CBETA 原典" in res.to_json()["refusal"]
