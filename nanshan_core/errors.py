@@ -27,7 +27,7 @@ class PackError(NanshanError):
 
 
 class QuestionError(NanshanError):
-    """A question that cannot be asked as given (empty, enormous)."""
+    """A question that cannot be asked as given (empty, enormous, without a Han character)."""
 
 
 class ModelError(NanshanError):

@@ -117,6 +117,13 @@ def test_cli_eval_says_what_is_wrong_with_its_arguments(full_pack, tmp_path):
                        ((str(tmp_path / "none.jsonl"), "--scope-cv"), "--scope-cv 不另取问题集")]:
         bad = run(*args)
         assert bad.returncode != 0 and said in bad.stderr and "Traceback" not in bad.stderr
+    # a set with a question the app cannot ask names the row, not only the reason
+    rows = tmp_path / "latin.jsonl"
+    rows.write_text(json.dumps({"id": "q-en", "question": "hello", "expect": "answer", "gold": []}) + "\n",
+                    encoding="utf-8")
+    bad = run(str(rows))
+    assert bad.returncode != 0 and "问题 q-en" in bad.stderr and "请用中文提问" in bad.stderr
+    assert "Traceback" not in bad.stderr
 
 
 def test_a_title_line_opens_a_material_with_the_text_it_heads(engine):

@@ -17,7 +17,7 @@ from pathlib import Path
 from ..ask.engine import Engine
 from ..ask.retrieve import LAYERS
 from ..corpus import works
-from ..errors import NanshanError
+from ..errors import NanshanError, QuestionError
 from ..text import is_word_char
 
 _LB = re.compile(r'<lb\b([^>]*)/>')
@@ -181,7 +181,10 @@ def run(engine: Engine, questions_path: Path, cbeta: Path, ask=None, progress=No
         if progress:
             progress(k, len(qs), q["id"])
         t0 = time.perf_counter()
-        res = ask(q["question"])
+        try:
+            res = ask(q["question"])
+        except QuestionError as exc:        # (empty, enormous, no Han character): say which row
+            raise QuestionError(f"问题 {q.get('id', k + 1)}：{exc}") from exc
         rep = QuestionReport(q["id"], q.get("expect", "answer"), res.refused, seconds=time.perf_counter() - t0)
         for g in q.get("gold", []):
             in_text, on_card = _quoted_where(engine, g, res)
