@@ -23,7 +23,6 @@ Only tune groups are read (and the dev set): a held-out question looked at is on
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections import Counter
 from pathlib import Path
@@ -31,6 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "build_scripts"))
 from eval_sets import TUNE_GROUPS, group_files  # noqa: E402
+from nanshan_core.tools.evaluate import _rows  # noqa: E402
 
 RANK_BANDS = ((10, "r<10"), (30, "r<30"))
 
@@ -84,8 +84,9 @@ def misses(engine, rows: list[dict]):
                 if hit is None:
                     continue
                 doc = hit[0]
-                layer = sorted((d for d in scored if retriever._in_layer(d, g["layer"])), key=lambda d: -scored[d])
-                rank = layer.index(doc) if doc in scored else None
+                # (its rank: how many passages of its layer the search scored higher)
+                rank = sum(1 for d, v in scored.items() if v > scored[doc] and retriever._in_layer(d, g["layer"])) \
+                    if doc in scored else None
                 yield row, g, where(doc, g["work"], res.places, runners), band(rank)
     finally:
         retriever.score_passages = score
@@ -101,8 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     from nanshan_core.ask.engine import Engine
     from nanshan_core.corpus.pack import open_pack
     engine = Engine(open_pack(ROOT / "corpus_pack"))
-    rows = [json.loads(line) for f in group_files(args.group)
-            for line in f.read_text(encoding="utf-8").splitlines() if line.strip()]
+    rows = [row for f in group_files(args.group) for row in _rows(f)]
     by_place: Counter = Counter()
     by_layer: Counter = Counter()
     for row, g, loc, rank in misses(engine, rows):

@@ -184,7 +184,7 @@ def run(engine: Engine, questions_path: Path, cbeta: Path, ask=None, progress=No
         try:
             res = ask(q["question"])
         except QuestionError as exc:        # (empty, enormous, no Han character): say which row
-            raise QuestionError(f"问题 {q.get('id', k + 1)}：{exc}") from exc
+            raise QuestionError(f"问题 {q['id']}：{exc}") from exc
         rep = QuestionReport(q["id"], q.get("expect", "answer"), res.refused, seconds=time.perf_counter() - t0)
         for g in q.get("gold", []):
             in_text, on_card = _quoted_where(engine, g, res)
